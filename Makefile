@@ -1,0 +1,57 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: install run serve test lint format migrate demo bench clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+# A random SECRET_KEY made once per checkout (never committed) unless the environment gives one.
+.secret_key:
+	$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
+
+migrate: install .secret_key
+	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} $(PY) manage.py migrate --noinput
+
+demo: migrate
+	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} $(PY) manage.py seed_demo
+
+run: demo
+	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} $(PY) manage.py collectstatic --noinput -v0
+	@echo "Serving on http://$(HOST):$(PORT)  (API http://$(HOST):$(PORT)/api/v1, admin http://$(HOST):$(PORT)/admin/)"
+	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} ./scripts/serve $(HOST) $(PORT)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+test: install lint
+	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
+		$(PY) manage.py check
+	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
+		$(PY) manage.py makemigrations --check --dry-run
+	ENVIRONMENT=production DEBUG=false SECRET_KEY=$$($(PY) -c "import secrets; print(secrets.token_urlsafe(50))") \
+		SECURE_SSL_REDIRECT=true SESSION_COOKIE_SECURE=true CSRF_COOKIE_SECURE=true SECURE_HSTS_SECONDS=31536000 \
+		$(PY) manage.py check --deploy --fail-level WARNING
+	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
+		$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: install
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,78 @@
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from unfold.admin import ModelAdmin
+from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
+
+from backoffice import services
+from backoffice.errors import DomainError
+from backoffice.models import AuditLog, Staff
+
+admin.site.site_header = "Vikela Back Office"
+admin.site.site_title = "Vikela Back Office"
+admin.site.index_title = "Dashboard"
+
+
+class StaffCreationForm(UserCreationForm):
+    class Meta:
+        model = Staff
+        fields = ("email", "first_name", "last_name", "role")
+
+
+class StaffChangeForm(UserChangeForm):
+    class Meta:
+        model = Staff
+        fields = ("email", "first_name", "last_name", "role", "is_active", "is_superuser")
+
+
+@admin.register(Staff)
+class StaffAdmin(BaseUserAdmin, ModelAdmin):
+    """Staff accounts; only the admin role reaches this page (see backoffice.roles)."""
+
+    form = StaffChangeForm
+    add_form = StaffCreationForm
+    change_password_form = AdminPasswordChangeForm
+    list_display = ("email", "first_name", "last_name", "role", "is_active", "last_login", "created_at")
+    list_filter = ("role", "is_active")
+    search_fields = ("email", "first_name", "last_name")
+    ordering = ("email",)
+    readonly_fields = ("last_login", "created_at", "updated_at")
+    filter_horizontal = ()
+    fieldsets = (
+        (None, {"fields": ("email", "password")}),
+        ("Person", {"fields": ("first_name", "last_name")}),
+        ("Access", {"fields": ("role", "is_active", "is_superuser")}),
+        ("Dates", {"fields": ("last_login", "created_at", "updated_at")}),
+    )
+    add_fieldsets = (
+        (None, {"classes": ("wide",), "fields": ("email", "first_name", "last_name", "role", "password1", "password2")}),
+    )
+
+    def save_model(self, request, obj, form, change):
+        try:
+            services.staff_admin_save(staff=obj, actor=request.user, changed_fields=list(form.changed_data))
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            raise
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(ModelAdmin):
+    """The audit log, read-only for everyone."""
+
+    list_display = ("created_at", "actor_email", "action", "object_type", "object_id", "ip_address")
+    list_filter = ("action", "object_type")
+    search_fields = ("actor_email", "object_id", "action")
+    date_hierarchy = "created_at"
+    list_select_related = ("actor",)
+    show_full_result_count = False
+    readonly_fields = ("created_at", "actor", "actor_email", "action", "object_type", "object_id", "changes", "ip_address")
+    fields = readonly_fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,80 @@
+"""Bearer-JWT authentication, one class per kind of principal.
+
+A token of one kind never authenticates on another kind's endpoints: the
+class checks the token's ``kind`` claim before it loads anyone.
+"""
+
+from django.apps import apps
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication
+from rest_framework_simplejwt.exceptions import TokenError
+
+from backoffice import tokens
+
+BAD_TOKEN = "Token is invalid or expired"
+
+
+def bearer_token(request) -> str | None:
+    """The raw token of ``Authorization: Bearer <token>``; None when the header is absent."""
+    header = request.META.get("HTTP_AUTHORIZATION")
+    if header is None:
+        return None
+    parts = header.split()
+    if len(parts) != 2 or parts[0] != "Bearer":
+        raise exceptions.AuthenticationFailed("Authorization header must be 'Bearer <token>'")
+    return parts[1]
+
+
+class PrincipalJWTAuthentication(BaseAuthentication):
+    kind: str = ""
+    model: str = ""
+
+    def authenticate(self, request):
+        raw = bearer_token(request)
+        if raw is None:
+            return None
+        try:
+            kind, sub = tokens.decode_access(raw)
+        except TokenError:
+            raise exceptions.AuthenticationFailed(BAD_TOKEN) from None
+        if kind != self.kind:
+            raise exceptions.AuthenticationFailed("This token is not valid for this endpoint")
+        principal = self.load(sub)
+        if principal is None:
+            raise exceptions.AuthenticationFailed(BAD_TOKEN)
+        return principal, raw
+
+    def load(self, sub):
+        model = apps.get_model(self.model)
+        try:
+            return model.objects.get(pk=sub, **self.active_filter())
+        except (model.DoesNotExist, ValueError, DjangoValidationError):
+            return None
+
+    def active_filter(self) -> dict:
+        return {}
+
+    def authenticate_header(self, request):
+        return 'Bearer realm="api"'
+
+
+class StaffJWTAuthentication(PrincipalJWTAuthentication):
+    kind = tokens.STAFF
+    model = "backoffice.Staff"
+
+    def active_filter(self):
+        return {"is_active": True}
+
+
+class UserJWTAuthentication(PrincipalJWTAuthentication):
+    kind = tokens.USER
+    model = "kyc.PlatformUser"
+
+    def active_filter(self):
+        return {"is_archived": False}
+
+
+class VendorJWTAuthentication(PrincipalJWTAuthentication):
+    kind = tokens.VENDOR
+    model = "vendors.Vendor"

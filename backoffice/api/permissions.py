@@ -1,0 +1,42 @@
+"""Role permissions for the API, read from ``backoffice.roles``.
+
+A view declares ``capabilities = {"list": "users.read", ...}`` keyed by
+viewset action (or HTTP method for plain views); ``"*"`` is the fallback.
+A view without a matching entry is closed, never open by accident.
+"""
+
+from rest_framework.permissions import BasePermission
+
+from backoffice.models import Staff
+
+
+class RolePermission(BasePermission):
+    message = "Your role does not allow this action"
+
+    def has_permission(self, request, view):
+        staff = request.user
+        if not isinstance(staff, Staff):
+            return False
+        required = required_capability(request, view)
+        return required is not None and staff.has_capability(required)
+
+
+def required_capability(request, view) -> str | None:
+    table = getattr(view, "capabilities", None) or {}
+    action = getattr(view, "action", None)
+    for key in (action, request.method.lower(), "*"):
+        if key and key in table:
+            return table[key]
+    return None
+
+
+class IsStaff(BasePermission):
+    """Any signed-in staff member, whatever the role."""
+
+    def has_permission(self, request, view):
+        return isinstance(request.user, Staff) and request.user.is_active
+
+
+class Public(BasePermission):
+    def has_permission(self, request, view):
+        return True

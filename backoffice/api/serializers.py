@@ -1,0 +1,113 @@
+"""Input and output shapes of the authentication endpoints."""
+
+from rest_framework import serializers
+
+
+class AdminLoginIn(serializers.Serializer):
+    email = serializers.CharField(max_length=254)
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+
+
+class RefreshIn(serializers.Serializer):
+    refreshToken = serializers.CharField()
+
+
+class UserRegisterIn(serializers.Serializer):
+    phoneNumber = serializers.CharField(max_length=32)
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+    firstName = serializers.CharField(max_length=100)
+    lastName = serializers.CharField(max_length=100)
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+
+class UserLoginIn(serializers.Serializer):
+    phoneNumber = serializers.CharField(max_length=32)
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+
+
+class VendorRegisterIn(serializers.Serializer):
+    businessName = serializers.CharField(max_length=200)
+    phoneNumber = serializers.CharField(max_length=32)
+    email = serializers.EmailField()
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+    contactName = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+
+class VendorLoginIn(serializers.Serializer):
+    email = serializers.CharField(max_length=254)
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+
+
+class OtpVerifyIn(serializers.Serializer):
+    phoneNumber = serializers.CharField(max_length=32)
+    code = serializers.RegexField(r"^\d{6}$", error_messages={"invalid": "The code is 6 digits."})
+
+
+class OtpResendIn(serializers.Serializer):
+    phoneNumber = serializers.CharField(max_length=32)
+
+
+class TokenPairOut(serializers.Serializer):
+    accessToken = serializers.CharField()
+    refreshToken = serializers.CharField()
+    tokenType = serializers.CharField()
+    expiresIn = serializers.IntegerField()
+
+
+class StaffOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    email = serializers.EmailField()
+    firstName = serializers.CharField(source="first_name")
+    lastName = serializers.CharField(source="last_name")
+    role = serializers.CharField()
+
+
+class AdminLoginOut(TokenPairOut):
+    admin = StaffOut()
+
+
+class UserBriefOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    phoneNumber = serializers.CharField(source="phone_number")
+    firstName = serializers.CharField(source="first_name")
+    lastName = serializers.CharField(source="last_name")
+
+
+class UserLoginOut(TokenPairOut):
+    user = UserBriefOut()
+
+
+class UserRegisteredOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    phoneNumber = serializers.CharField(source="phone_number")
+    firstName = serializers.CharField(source="first_name")
+    lastName = serializers.CharField(source="last_name")
+    email = serializers.CharField()
+    verificationStatus = serializers.CharField(source="verification_status")
+    isPhoneVerified = serializers.BooleanField(source="is_phone_verified")
+
+
+class VendorBriefOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    businessName = serializers.CharField(source="business_name")
+    email = serializers.EmailField()
+
+
+class VendorLoginOut(TokenPairOut):
+    vendor = VendorBriefOut()
+
+
+class VendorRegisteredOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    businessName = serializers.CharField(source="business_name")
+    phoneNumber = serializers.CharField(source="phone_number")
+    email = serializers.EmailField()
+    kycStatus = serializers.CharField(source="kyc_status")
+
+
+class PhoneVerifiedOut(serializers.Serializer):
+    isPhoneVerified = serializers.BooleanField()
+
+
+class EmptyOut(serializers.Serializer):
+    pass

@@ -1,0 +1,81 @@
+"""Views that belong to no domain: health and the /api/ catch-all."""
+
+import logging
+
+from django.core.cache import cache
+from django.core.files.storage import default_storage
+from django.db import connection
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.decorators import api_view, authentication_classes, permission_classes, schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from backoffice.api.envelope import error_body
+from backoffice.api.permissions import Public
+from backoffice.errors import NotFound
+
+logger = logging.getLogger("backoffice.health")
+
+
+def _check(name, probe) -> str:
+    try:
+        probe()
+        return "ok"
+    except Exception:
+        logger.exception("health check of %s failed", name)
+        return "error"
+
+
+def _database():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+def _cache():
+    cache.set("health:probe", "1", 10)
+    if cache.get("health:probe") != "1":
+        raise RuntimeError("cache did not return what was stored")
+
+
+def _storage():
+    default_storage.exists("health-probe")
+
+
+class HealthView(APIView):
+    authentication_classes = []
+    permission_classes = [Public]
+
+    @extend_schema(
+        summary="Health of the service and its parts",
+        responses={
+            200: inline_serializer(
+                "Health",
+                {
+                    "status": serializers.ChoiceField(["ok", "error"]),
+                    "database": serializers.ChoiceField(["ok", "error"]),
+                    "cache": serializers.ChoiceField(["ok", "error"]),
+                    "storage": serializers.ChoiceField(["ok", "error"]),
+                },
+            )
+        },
+    )
+    def get(self, request):
+        parts = {"database": _check("database", _database), "cache": _check("cache", _cache),
+                 "storage": _check("storage", _storage)}
+        healthy = all(v == "ok" for v in parts.values())
+        data = {"status": "ok" if healthy else "error", **parts}
+        if healthy:
+            return Response({"success": True, "data": data})
+        body = error_body(503, "A part of the service is unavailable", "SERVICE_UNAVAILABLE")
+        body["data"] = data
+        return Response(body, status=503)
+
+
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+@authentication_classes([])
+@permission_classes([Public])
+@schema(None)
+def api_not_found(request, *args, **kwargs):
+    raise NotFound("Endpoint not found")

@@ -1,0 +1,71 @@
+"""Strict readers for settings that come from the environment.
+
+A bad value stops start-up with ImproperlyConfigured naming the variable, so
+a typo in a deployment never silently falls back to a default.
+"""
+
+import os
+import re
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+_RATE_RE = re.compile(r"^(\d+)/(\d*)([smhd])$")
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be one of true/false/1/0/yes/no, got {raw!r}")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {raw!r}") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ImproperlyConfigured(f"{name} must be at most {maximum}, got {value}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return list(default)
+    return [part.strip() for part in raw.split(",") if part.strip()]
+
+
+def env_choice(name: str, default: str, choices: set[str]) -> str:
+    value = env_str(name, default)
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {sorted(choices)}, got {value!r}")
+    return value
+
+
+def env_rate(name: str, default: str) -> str:
+    """A django-ratelimit rate such as ``100/m``; anything else is refused."""
+    value = (env_str(name, default) or "").strip()
+    match = _RATE_RE.match(value)
+    if not match or int(match.group(1)) <= 0:
+        raise ImproperlyConfigured(f"{name} must look like 100/m (count/period with s, m, h or d), got {value!r}")
+    return value

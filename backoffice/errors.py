@@ -1,0 +1,66 @@
+"""Domain errors: what services raise. The API renders them in the one envelope.
+
+Services never build HTTP responses; they raise one of these, and
+``backoffice.api.exceptions.exception_handler`` turns it into
+``{success: false, message, statusCode, error: {code, message, details?}}``.
+The admin site shows ``message`` through ``message_user``.
+"""
+
+
+class DomainError(Exception):
+    status = 400
+    code = "VALIDATION_ERROR"
+    default_message = "Validation error"
+
+    def __init__(self, message: str | None = None, *, code: str | None = None, status: int | None = None,
+                 details: dict[str, list[str]] | None = None):
+        self.message = message or self.default_message
+        if code:
+            self.code = code
+        if status:
+            self.status = status
+        self.details = details
+        super().__init__(self.message)
+
+
+class ValidationFailed(DomainError):
+    status = 400
+    code = "VALIDATION_ERROR"
+    default_message = "Validation error"
+
+
+class NotFound(DomainError):
+    status = 404
+    code = "NOT_FOUND"
+    default_message = "Not found"
+
+
+class Conflict(DomainError):
+    status = 409
+    code = "CONFLICT"
+    default_message = "Conflict"
+
+
+class Forbidden(DomainError):
+    status = 403
+    code = "FORBIDDEN"
+    default_message = "You do not have permission to perform this action"
+
+
+class Unauthorized(DomainError):
+    status = 401
+    code = "UNAUTHORIZED"
+    default_message = "Authentication credentials were not provided or are invalid"
+
+
+class Unprocessable(DomainError):
+    status = 422
+    code = "UNPROCESSABLE"
+    default_message = "The request cannot be processed"
+
+
+def django_validation_details(exc) -> dict[str, list[str]]:
+    """Field errors of a Django ValidationError as {field: [reason, ...]}."""
+    if hasattr(exc, "message_dict"):
+        return {("nonFieldErrors" if k == "__all__" else k): [str(m) for m in v] for k, v in exc.message_dict.items()}
+    return {"nonFieldErrors": [str(m) for m in getattr(exc, "messages", [str(exc)])]}

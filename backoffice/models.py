@@ -1,0 +1,153 @@
+import uuid
+
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from backoffice import roles
+from backoffice.choices import OtpPurpose, StaffRole
+
+
+class StaffManager(BaseUserManager):
+    use_in_migrations = True
+
+    def create_user(self, email, password=None, **extra):
+        if not email:
+            raise ValueError("Staff accounts need an e-mail address")
+        staff = self.model(email=self.normalize_email(email).lower(), **extra)
+        staff.set_password(password)
+        staff.full_clean(exclude=["password"])
+        staff.save(using=self._db)
+        return staff
+
+    def create_superuser(self, email, password=None, **extra):
+        extra["role"] = StaffRole.ADMIN
+        extra["is_superuser"] = True
+        return self.create_user(email, password, **extra)
+
+    def get_by_natural_key(self, username):
+        return self.get(email__iexact=username)
+
+
+class Staff(AbstractBaseUser):
+    """A member of staff who signs in to the admin site and the admin API.
+
+    Staff log in with their e-mail address and hold exactly one role from the
+    contract's role table; the role alone decides what they may do.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    email = models.EmailField(unique=True)
+    first_name = models.CharField(max_length=150, blank=True)
+    last_name = models.CharField(max_length=150, blank=True)
+    role = models.CharField(max_length=32, choices=StaffRole.choices, default=StaffRole.SUPPORT)
+    is_active = models.BooleanField(default=True)
+    is_superuser = models.BooleanField(default=False, help_text="Superusers are always administrators.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = StaffManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS = ["first_name", "last_name"]
+
+    class Meta:
+        verbose_name = "staff member"
+        verbose_name_plural = "staff"
+        ordering = ["email"]
+
+    def __str__(self):
+        return f"{self.full_name} <{self.email}>" if self.full_name else self.email
+
+    def clean(self):
+        self.email = (self.email or "").strip().lower()
+        if self.is_superuser and self.role != StaffRole.ADMIN:
+            raise ValidationError({"role": "Superusers are administrators."})
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    # Every staff account may open the admin site; what it sees there follows the role.
+    @property
+    def is_staff(self) -> bool:
+        return self.is_active
+
+    def has_capability(self, capability: str) -> bool:
+        return self.is_active and roles.has_capability(self.role, capability)
+
+    def has_perm(self, perm, obj=None):
+        if not self.is_active:
+            return False
+        if self.role == StaffRole.ADMIN:
+            return True
+        return perm in roles.admin_site_permissions(self.role)
+
+    def has_perms(self, perm_list, obj=None):
+        return all(self.has_perm(p, obj) for p in perm_list)
+
+    def has_module_perms(self, app_label):
+        if not self.is_active:
+            return False
+        if self.role == StaffRole.ADMIN:
+            return True
+        return any(p.startswith(app_label + ".") for p in roles.admin_site_permissions(self.role))
+
+
+class AuditLog(models.Model):
+    """One staff write, recorded forever: who did what to which object, from where.
+
+    Rows are only ever inserted (``backoffice.services.audit_record``); the
+    admin site shows them read-only and ``save`` refuses to change a stored row.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    actor = models.ForeignKey(Staff, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    actor_email = models.CharField(max_length=254, blank=True, help_text="Kept when the account is removed.")
+    action = models.CharField(max_length=64, db_index=True)
+    object_type = models.CharField(max_length=64, db_index=True)
+    object_id = models.CharField(max_length=64, blank=True, db_index=True)
+    changes = models.JSONField(default=dict, blank=True)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "audit entry"
+        verbose_name_plural = "audit log"
+
+    def __str__(self):
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_email or 'system'} {self.action} {self.object_type}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValidationError("Audit entries are append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValidationError("Audit entries are append-only.")
+
+
+class OneTimeCode(models.Model):
+    """A six-digit code sent to a phone number; only its keyed hash is stored.
+
+    A code is good for ``OTP_TTL_MINUTES`` and ``OTP_MAX_ATTEMPTS`` wrong tries;
+    issuing a new code for the same phone and purpose retires older ones.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    phone_number = models.CharField(max_length=20, db_index=True)
+    purpose = models.CharField(max_length=32, choices=OtpPurpose.choices, default=OtpPurpose.PHONE_VERIFICATION)
+    code_hash = models.CharField(max_length=64)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    expires_at = models.DateTimeField()
+    consumed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["phone_number", "purpose", "-created_at"])]
+
+    def __str__(self):
+        return f"code for {self.phone_number} ({self.purpose})"

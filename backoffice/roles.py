@@ -1,0 +1,71 @@
+"""The role table of the contract, in one place.
+
+Every API permission check and every admin-site permission check reads
+``CAPABILITIES``; nothing else decides who may do what.
+"""
+
+from backoffice.choices import StaffRole
+
+_SUPPORT = {
+    "users.read",
+    "users.update",
+    "vendors.kyc.read",
+}
+_COMPLIANCE = _SUPPORT | {
+    "users.archive",
+    "sars.read",
+    "sars.file",
+    "sars.review",
+    "alerts.read",
+    "alerts.manage",
+    "peps.manage",
+    "rules.read",
+    "verification.run",
+    "verification.read",
+    "vendors.kyc.write",
+}
+_MLRO = _COMPLIANCE | {
+    "sars.approve",
+    "rules.write",
+}
+_FINANCE = {
+    "users.read",
+    "users.credit",
+}
+
+CAPABILITIES: dict[str, frozenset[str]] = {
+    StaffRole.SUPPORT: frozenset(_SUPPORT),
+    StaffRole.COMPLIANCE_OFFICER: frozenset(_COMPLIANCE),
+    StaffRole.MLRO: frozenset(_MLRO),
+    StaffRole.FINANCE: frozenset(_FINANCE),
+    # admin holds every capability, including ones no other role has
+    # (users.purge, staff.manage, audit.read).
+    StaffRole.ADMIN: frozenset(_MLRO | _FINANCE | {"users.purge", "staff.manage", "audit.read", "vendors.kyc.decide"}),
+}
+
+# Roles that may see anything about SARs and alerts. Support and finance must
+# never learn that a report exists (tipping-off).
+COMPLIANCE_ROLES = frozenset({StaffRole.COMPLIANCE_OFFICER, StaffRole.MLRO, StaffRole.ADMIN})
+
+# Admin-site permissions ("app_label.codename") granted per capability. Apps
+# add their models here so the admin site follows the same table.
+ADMIN_SITE_PERMISSIONS: dict[str, set[str]] = {
+    "staff.manage": {
+        "backoffice.view_staff",
+        "backoffice.add_staff",
+        "backoffice.change_staff",
+        "backoffice.delete_staff",
+    },
+    "audit.read": {"backoffice.view_auditlog"},
+}
+
+
+def has_capability(role: str | None, capability: str) -> bool:
+    return bool(role) and capability in CAPABILITIES.get(role, frozenset())
+
+
+def admin_site_permissions(role: str | None) -> set[str]:
+    perms: set[str] = set()
+    for capability in CAPABILITIES.get(role, frozenset()):
+        perms |= ADMIN_SITE_PERMISSIONS.get(capability, set())
+    return perms

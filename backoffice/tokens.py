@@ -1,0 +1,121 @@
+"""JWTs for the three kinds of principal: staff, platform users and vendors.
+
+Each token carries ``kind`` and ``sub`` (the principal's id). Refresh tokens
+rotate: using one blacklists it (simplejwt's blacklist app), so a replayed
+refresh token is refused. The blacklist insert is what decides a race: two
+concurrent refreshes with one token cannot both succeed.
+"""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from rest_framework_simplejwt.exceptions import TokenError
+from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
+from rest_framework_simplejwt.tokens import AccessToken, RefreshToken, UntypedToken
+from rest_framework_simplejwt.utils import datetime_from_epoch
+
+from backoffice.errors import Unauthorized
+
+STAFF = "staff"
+USER = "user"
+VENDOR = "vendor"
+KINDS = {STAFF, USER, VENDOR}
+
+
+@dataclass(frozen=True)
+class TokenPair:
+    access: str
+    refresh: str
+
+    def as_data(self) -> dict:
+        return {
+            "accessToken": self.access,
+            "refreshToken": self.refresh,
+            "tokenType": "Bearer",
+            "expiresIn": int(settings.SIMPLE_JWT["ACCESS_TOKEN_LIFETIME"].total_seconds()),
+        }
+
+
+def _record_outstanding(refresh: RefreshToken) -> None:
+    OutstandingToken.objects.create(
+        jti=refresh["jti"],
+        token=str(refresh),
+        created_at=refresh.current_time,
+        expires_at=datetime_from_epoch(refresh["exp"]),
+    )
+
+
+def issue_pair(*, kind: str, principal_id) -> TokenPair:
+    refresh = RefreshToken()
+    refresh["kind"] = kind
+    refresh["sub"] = str(principal_id)
+    _record_outstanding(refresh)
+    return TokenPair(access=str(refresh.access_token), refresh=str(refresh))
+
+
+def _parse_refresh(raw: str) -> RefreshToken:
+    try:
+        token = RefreshToken(raw, verify=True)
+    except TokenError:
+        raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID") from None
+    if token.get("kind") not in KINDS or not token.get("sub"):
+        raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
+    return token
+
+
+def _revoke(token: RefreshToken) -> bool:
+    """Blacklist ``token``; False when it already was (a replay or a lost race)."""
+    outstanding, _ = OutstandingToken.objects.get_or_create(
+        jti=token["jti"],
+        defaults={"token": str(token), "expires_at": datetime_from_epoch(token["exp"])},
+    )
+    try:
+        with transaction.atomic():
+            _, created = BlacklistedToken.objects.get_or_create(token=outstanding)
+    except IntegrityError:
+        return False
+    return created
+
+
+@transaction.atomic
+def rotate(*, raw_refresh: str, is_active) -> tuple[str, str, TokenPair]:
+    """Spend a refresh token and issue a new pair for the same principal.
+
+    ``is_active(kind, sub)`` says whether the principal may still sign in
+    (an archived user or a deactivated staff account may not).
+    """
+    token = _parse_refresh(raw_refresh)
+    if not _revoke(token):
+        raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
+    kind, sub = token["kind"], token["sub"]
+    if not is_active(kind, sub):
+        raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
+    return kind, sub, issue_pair(kind=kind, principal_id=sub)
+
+
+@transaction.atomic
+def revoke(*, raw_refresh: str) -> None:
+    token = _parse_refresh(raw_refresh)
+    _revoke(token)
+
+
+def decode_access(raw: str) -> tuple[str, str]:
+    """(kind, sub) of a valid access token; raises TokenError otherwise."""
+    token = AccessToken(raw)
+    kind, sub = token.get("kind"), token.get("sub")
+    if kind not in KINDS or not sub:
+        raise TokenError("Token has no principal")
+    return kind, sub
+
+
+def peek_principal(raw: str) -> tuple[str, str] | None:
+    """(kind, sub) of a token whose signature and expiry check out, for rate-limit keys only."""
+    try:
+        token = UntypedToken(raw)
+    except TokenError:
+        return None
+    if token.get("token_type") != "access":
+        return None
+    kind, sub = token.get("kind"), token.get("sub")
+    return (kind, sub) if kind in KINDS and sub else None

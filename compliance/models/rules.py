@@ -1,0 +1,55 @@
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from compliance.choices import RuleType, Severity
+
+
+class AMLRule(models.Model):
+    """A detection rule: its type and parameters live in ``conditions``.
+
+    ``version`` increases on every change, and each version is kept as an
+    ``AMLRuleVersion`` so an alert can say exactly which rule text raised it.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    rule_id = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True, default="")
+    category = models.CharField(max_length=64, blank=True, default="")
+    rule_type = models.CharField(max_length=32, choices=RuleType.choices, db_index=True)
+    conditions = models.JSONField()
+    actions = models.JSONField(default=dict, blank=True)
+    severity = models.CharField(max_length=8, choices=Severity.choices, default=Severity.MEDIUM)
+    is_active = models.BooleanField(default=False, db_index=True)
+    priority = models.PositiveSmallIntegerField(default=100)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["priority", "rule_id"]
+        verbose_name = "AML rule"
+
+    def __str__(self):
+        return f"{self.rule_id} {self.name}"
+
+
+class AMLRuleVersion(models.Model):
+    """A frozen copy of a rule as it was at one version."""
+
+    id = models.BigAutoField(primary_key=True)
+    rule = models.ForeignKey(AMLRule, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    snapshot = models.JSONField()
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["rule", "-version"]
+        constraints = [models.UniqueConstraint(fields=["rule", "version"], name="aml_rule_version_unique")]
+
+    def __str__(self):
+        return f"{self.rule_id} v{self.version}"

@@ -1,0 +1,55 @@
+"""Fixtures every app's tests share: API clients signed in as each staff role."""
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from backoffice import tokens
+from backoffice.choices import StaffRole
+from backoffice.tests.factories import StaffFactory
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # rate-limit counters live in the cache; one test's requests must not spend another's budget
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _otp_in_memory(settings):
+    from backoffice import otp
+
+    settings.OTP_BACKEND = "locmem"
+    otp.outbox.clear()
+    yield
+    otp.outbox.clear()
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def bearer_client(kind: str, principal_id) -> APIClient:
+    pair = tokens.issue_pair(kind=kind, principal_id=principal_id)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {pair.access}")
+    return client
+
+
+@pytest.fixture
+def staff_client(db):
+    """staff_client(role) -> (client, staff): an API client with a fresh staff member's token."""
+
+    def make(role: str = StaffRole.ADMIN, **fields):
+        staff = StaffFactory(role=role, **fields)
+        return bearer_client(tokens.STAFF, staff.pk), staff
+
+    return make
+
+
+@pytest.fixture
+def admin_client_api(staff_client):
+    return staff_client(StaffRole.ADMIN)[0]

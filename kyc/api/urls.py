@@ -1,0 +1,5 @@
+from backoffice.api.routers import ApiRouter
+
+router = ApiRouter()
+
+urlpatterns = router.urls

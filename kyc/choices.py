@@ -1,0 +1,57 @@
+from django.db import models
+
+
+class VerificationStatus(models.TextChoices):
+    PENDING = "PENDING", "Pending"
+    VERIFIED = "VERIFIED", "Verified"
+    REJECTED = "REJECTED", "Rejected"
+
+
+class RiskRating(models.TextChoices):
+    LOW = "LOW", "Low"
+    MEDIUM = "MEDIUM", "Medium"
+    HIGH = "HIGH", "High"
+
+
+class Sex(models.TextChoices):
+    MALE = "MALE", "Male"
+    FEMALE = "FEMALE", "Female"
+
+
+class DocumentType(models.TextChoices):
+    ID_FRONT = "ID_FRONT", "ID front"
+    ID_BACK = "ID_BACK", "ID back"
+    SELFIE = "SELFIE", "Selfie"
+
+
+class TransactionType(models.TextChoices):
+    TOP_UP = "TOP_UP", "Top-up"
+    TRANSFER_IN = "TRANSFER_IN", "Transfer in"
+    TRANSFER_OUT = "TRANSFER_OUT", "Transfer out"
+    VENDOR_PAYMENT = "VENDOR_PAYMENT", "Payment to a vendor"
+    WITHDRAWAL = "WITHDRAWAL", "Withdrawal"
+    CARD_PAYMENT = "CARD_PAYMENT", "Card payment"
+    ADMIN_CREDIT = "ADMIN_CREDIT", "Admin credit"
+
+
+# Types that add to the wallet; every other type takes from it.
+CREDIT_TYPES = frozenset({TransactionType.TOP_UP, TransactionType.TRANSFER_IN, TransactionType.ADMIN_CREDIT})
+
+
+class TransactionStatus(models.TextChoices):
+    PENDING = "PENDING", "Pending"
+    COMPLETED = "COMPLETED", "Completed"
+    FAILED = "FAILED", "Failed"
+    REVERSED = "REVERSED", "Reversed"
+
+
+class Channel(models.TextChoices):
+    WALLET = "WALLET", "Wallet"
+    MOBILE_MONEY = "MOBILE_MONEY", "Mobile money"
+    CARD = "CARD", "Card"
+    BANK = "BANK", "Bank"
+
+
+class VerificationType(models.TextChoices):
+    IDENTITY = "IDENTITY", "Identity document and selfie"
+    PHONE = "PHONE", "Phone number"

@@ -1,0 +1,36 @@
+from decimal import Decimal
+
+import factory
+from django.utils import timezone
+
+from kyc.choices import TransactionType
+from kyc.models import PlatformUser, Transaction
+
+PASSWORD = "User-Passw0rd!x"
+
+
+class PlatformUserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PlatformUser
+        skip_postgeneration_save = True
+
+    phone_number = factory.Sequence(lambda n: f"+268761{n:05d}")
+    email = factory.Sequence(lambda n: f"user{n}@example.com")
+    first_name = factory.Faker("first_name")
+    last_name = factory.Faker("last_name")
+    referral_code = factory.Sequence(lambda n: f"REF{n:05d}")
+    password = factory.django.Password(PASSWORD)
+    is_phone_verified = True
+
+
+class TransactionFactory(factory.django.DjangoModelFactory):
+    """A raw ledger row; use kyc.services.transaction_record when the balance must follow."""
+
+    class Meta:
+        model = Transaction
+
+    user = factory.SubFactory(PlatformUserFactory)
+    type = TransactionType.TOP_UP
+    amount = Decimal("100.00")
+    reference = factory.Sequence(lambda n: f"TX-TEST-{n:08d}")
+    created_at = factory.LazyFunction(timezone.now)
