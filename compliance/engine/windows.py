@@ -1,0 +1,123 @@
+"""The two aggregate shapes most rules share: rolling windows and fixed buckets.
+
+``rolling_hits``: for every transaction, aggregate the same user's matching
+transactions in the window that ends at it (a RANGE window frame over epoch
+seconds). A transaction whose window meets the rule's condition triggers;
+the first trigger per user (and partition, e.g. vendor) in each window-sized
+time bucket becomes the hit, so one burst gives one alert and re-running
+the scan, or scanning transaction by transaction, finds the same hit again.
+
+``bucket_hits``: totals per user per fixed bucket (a UTC day, a window),
+for rules defined on calendar periods.
+"""
+
+from compliance.engine.base import TX, Hit, Scope, as_uuid, epoch_sql, fetch, group_rows, scope_sql
+
+
+def rolling_hits(
+    scope: Scope,
+    *,
+    window_seconds: int,
+    where: str,
+    params: list,
+    having: str,
+    having_params: list,
+    joins: str = "",
+    partition: str = "''",
+    counterparty: str = "NULL",
+    min_distinct_counterparties: int | None = None,
+) -> list[tuple]:
+    """Rows (user_id, part, bucket, anchor_ep, n, total, lo, hi, tx_id, tx_ep), one per transaction of each hit.
+
+    ``where`` filters the transactions (alias ``t``); ``having`` is a condition
+    on the window aggregates n, total, lo, hi. ``min_distinct_counterparties``
+    adds a distinct-count condition on ``counterparty`` (window functions
+    cannot count distinct values, so it is checked by a join on the candidates).
+    """
+    w = int(window_seconds)
+    scope_where, scope_params = scope_sql(scope, lookback_seconds=w)
+    ep = epoch_sql("t.created_at")
+    distinct_cte = ""
+    distinct_filter = ""
+    distinct_params: list = []
+    if min_distinct_counterparties:
+        distinct_cte = f""",
+        distinct_ok AS (
+            SELECT tr.id FROM trig tr
+            JOIN base b ON b.user_id = tr.user_id AND b.part = tr.part AND b.ep >= tr.ep - {w} AND b.ep <= tr.ep
+            GROUP BY tr.id HAVING COUNT(DISTINCT b.cp) >= %s
+        )"""
+        distinct_filter = "WHERE id IN (SELECT id FROM distinct_ok)"
+        distinct_params = [int(min_distinct_counterparties)]
+    sql = f"""
+        WITH base AS (
+            SELECT t.id AS id, t.user_id AS user_id, {partition} AS part, {counterparty} AS cp,
+                   t.amount AS amount, {ep} AS ep
+            FROM {TX} t {joins}
+            WHERE {scope_where} AND ({where})
+        ),
+        roll AS (
+            SELECT id, user_id, part, ep,
+                   COUNT(*) OVER w AS n, SUM(amount) OVER w AS total,
+                   MIN(amount) OVER w AS lo, MAX(amount) OVER w AS hi
+            FROM base
+            WINDOW w AS (PARTITION BY user_id, part ORDER BY ep RANGE BETWEEN {w} PRECEDING AND CURRENT ROW)
+        ),
+        trig AS (
+            SELECT id, user_id, part, ep, n, total, lo, hi, ep / {w} AS bucket
+            FROM roll WHERE ep >= %s AND ({having})
+        ){distinct_cte},
+        firsts AS (
+            SELECT id, user_id, part, ep, n, total, lo, hi, bucket,
+                   ROW_NUMBER() OVER (PARTITION BY user_id, part, bucket ORDER BY ep, id) AS rn
+            FROM trig {distinct_filter}
+        )
+        SELECT f.user_id, f.part, f.bucket, f.ep, f.n, f.total, f.lo, f.hi, b.id, b.ep
+        FROM firsts f
+        JOIN base b ON b.user_id = f.user_id AND b.part = f.part AND b.ep >= f.ep - {w} AND b.ep <= f.ep
+        WHERE f.rn = 1
+        ORDER BY f.user_id, f.part, f.bucket, b.ep, b.id
+    """
+    return fetch(sql, [*scope_params, *params, scope.since_epoch, *having_params, *distinct_params])
+
+
+def rolling_to_hits(rows, *, window_seconds: int, describe) -> list[Hit]:
+    """Hits from rolling_hits rows; ``describe(n, total, lo, hi)`` gives the details of one hit."""
+    hits = []
+    for (user_id, part, bucket), group in group_rows(rows, 3).items():
+        _, _, _, anchor_ep, n, total, lo, hi = group[0][:8]
+        details = {"windowSeconds": int(window_seconds), "windowEndEpoch": int(anchor_ep), **describe(n, total, lo, hi)}
+        if part not in ("", None):
+            details["partition"] = str(part)
+        hits.append(
+            Hit(
+                user_id=as_uuid(user_id),
+                transaction_ids=[as_uuid(row[8]) for row in group],
+                details=details,
+                key=f"user:{as_uuid(user_id)}:part:{part or ''}:bucket:{bucket}",
+            )
+        )
+    return hits
+
+
+def bucket_totals_sql(scope: Scope, *, bucket_seconds: int, where: str, lookback_buckets: int = 0) -> tuple[str, list]:
+    """CTEs ``base`` (id, user_id, amount, ep, bucket) and ``agg`` (user_id, bucket, n, total) over fixed buckets.
+
+    Buckets are aligned on multiples of ``bucket_seconds`` since 1970 (UTC);
+    the scope is widened to whole buckets, plus ``lookback_buckets`` before.
+    """
+    b = int(bucket_seconds)
+    start_bucket = scope.since_epoch // b - lookback_buckets
+    lookback = scope.since_epoch - start_bucket * b
+    scope_where, scope_params = scope_sql(scope, lookback_seconds=lookback)
+    ep = epoch_sql("t.created_at")
+    sql = f"""
+        WITH base AS (
+            SELECT t.id AS id, t.user_id AS user_id, t.amount AS amount, {ep} AS ep, {ep} / {b} AS bucket
+            FROM {TX} t WHERE {scope_where} AND ({where})
+        ),
+        agg AS (
+            SELECT user_id, bucket, COUNT(*) AS n, SUM(amount) AS total FROM base GROUP BY user_id, bucket
+        )
+    """
+    return sql, scope_params

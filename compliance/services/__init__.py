@@ -1,0 +1,1 @@
+"""Writes of the compliance app, one module per area (rules, alerts, SARs)."""
