@@ -1,0 +1,1 @@
+"""Input and output shapes of the compliance endpoints, one module per area."""

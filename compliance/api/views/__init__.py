@@ -1,0 +1,1 @@
+"""Views of the compliance endpoints, one module per area."""

@@ -1,0 +1,1 @@
+"""Reads of the compliance app, one module per area."""
