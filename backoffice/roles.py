@@ -57,6 +57,10 @@ ADMIN_SITE_PERMISSIONS: dict[str, set[str]] = {
         "backoffice.delete_staff",
     },
     "audit.read": {"backoffice.view_auditlog"},
+    "rules.read": {"compliance.view_amlrule", "compliance.view_amlruleversion"},
+    "rules.write": {"compliance.add_amlrule", "compliance.change_amlrule"},
+    "alerts.read": {"compliance.view_alert", "compliance.view_alertevent"},
+    "alerts.manage": {"compliance.change_alert"},
 }
 
 

@@ -38,6 +38,23 @@ UNFOLD = {
                 ],
             },
             {
+                "title": "AML",
+                "items": [
+                    {
+                        "title": "Alert queue",
+                        "icon": "notification_important",
+                        "link": reverse_lazy("admin:compliance_alert_changelist"),
+                        "permission": lambda request: request.user.has_perm("compliance.view_alert"),
+                    },
+                    {
+                        "title": "AML rules",
+                        "icon": "rule",
+                        "link": reverse_lazy("admin:compliance_amlrule_changelist"),
+                        "permission": lambda request: request.user.has_perm("compliance.view_amlrule"),
+                    },
+                ],
+            },
+            {
                 "title": "Administration",
                 "items": [
                     {

@@ -1,0 +1,215 @@
+"""The alert triage queue: most severe first, assign to me, review, close as false positive, file a SAR.
+
+"File a SAR" opens the SAR add page prefilled from the alert (its user, the
+alert, its transactions and their total) through the admin's querystring
+prefill, so the officer reviews and saves the report with the SAR workflow's
+own form and checks; nothing is filed without that review.
+"""
+
+import json
+from decimal import Decimal
+from urllib.parse import urlencode
+
+from django.contrib import admin, messages
+from django.db.models import Count, Q
+from django.http import HttpResponseRedirect
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html, format_html_join
+from unfold.admin import ModelAdmin, TabularInline
+
+from backoffice.dashboard import register_card
+from backoffice.errors import DomainError
+from compliance.choices import AlertStatus, Severity
+from compliance.models import Alert, AlertEvent
+from compliance.selectors.alerts import severity_rank
+from compliance.services import alerts as services
+
+OPEN_STATES = (AlertStatus.OPEN, AlertStatus.UNDER_REVIEW, AlertStatus.ESCALATED)
+ACTIVITY_BY_RULE_TYPE = {
+    "structuring": "structuring",
+    "threshold": "large_cash",
+    "regulatory_reporting": "large_cash",
+    "cft_related": "terrorist_financing",
+    "pep_related": "money_laundering",
+}
+
+
+class AlertEventInline(TabularInline):
+    model = AlertEvent
+    extra = 0
+    can_delete = False
+    fields = ("created_at", "actor", "from_status", "to_status", "note")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+def sar_prefill_url(alert: Alert) -> str:
+    """The SAR add page, prefilled from the alert (raises NoReverseMatch when SARs have no admin page)."""
+    txs = list(alert.related_transactions.all())
+    total = sum((tx.amount for tx in txs), Decimal("0.00"))
+    params = {
+        "entity_user": alert.user_id,
+        "related_alerts": alert.pk,
+        "related_transactions": ",".join(str(tx.pk) for tx in txs),
+        "amount_involved": f"{total:.2f}",
+        "date_of_suspicious_activity": (max((tx.created_at for tx in txs), default=alert.created_at)).date(),
+        "suspicious_activity_type": ACTIVITY_BY_RULE_TYPE.get(alert.details.get("ruleType", ""), "unusual_pattern"),
+        "activity_description": f"Alert {alert.pk}: {alert.details.get('ruleName') or alert.alert_type}.",
+    }
+    return reverse("admin:compliance_sar_add") + "?" + urlencode(params)
+
+
+@admin.register(Alert)
+class AlertAdmin(ModelAdmin):
+    """The triage queue. Only compliance roles have the view permission (tipping-off)."""
+
+    list_display = ("severity_badge", "status", "rule", "user", "assigned_to", "created_at")
+    list_filter = ("status", "severity", "alert_type", ("assigned_to", admin.RelatedOnlyFieldListFilter), "rule")
+    list_select_related = ("rule", "user", "assigned_to")
+    search_fields = ("user__first_name", "user__last_name", "user__phone_number", "rule__rule_id")
+    show_full_result_count = False
+    inlines = [AlertEventInline]
+    actions = ["assign_to_me", "start_review", "close_false_positive", "file_sar"]
+    fields = (
+        "alert_type",
+        "rule",
+        "rule_version",
+        "user",
+        "severity",
+        "status",
+        "assigned_to",
+        "details_text",
+        "transactions",
+        "file_sar_link",
+        "created_at",
+        "updated_at",
+    )
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(severity_rank=severity_rank())
+
+    def get_ordering(self, request):
+        return ("-severity_rank", "-created_at")
+
+    @admin.display(description="Severity", ordering="severity_rank")
+    def severity_badge(self, obj):
+        return format_html('<span class="vk-sev vk-sev-{}">{}</span>', obj.severity.lower(), obj.severity)
+
+    @admin.display(description="Details")
+    def details_text(self, obj):
+        return format_html("<pre>{}</pre>", json.dumps(obj.details, indent=1, sort_keys=True))
+
+    @admin.display(description="Transactions")
+    def transactions(self, obj):
+        rows = obj.related_transactions.order_by("created_at")
+        return format_html_join(
+            "",
+            "<div>{} {} {} SZL ({})</div>",
+            ((tx.created_at.strftime("%Y-%m-%d %H:%M"), tx.type, tx.amount, tx.reference) for tx in rows),
+        )
+
+    @admin.display(description="File a SAR")
+    def file_sar_link(self, obj):
+        try:
+            return format_html('<a class="button" href="{}">File a SAR from this alert</a>', sar_prefill_url(obj))
+        except NoReverseMatch:
+            return "The SAR admin page is not available."
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def _each(self, request, queryset, fn, done_message):
+        done = 0
+        for alert in queryset:
+            try:
+                fn(alert)
+                done += 1
+            except DomainError as exc:
+                self.message_user(request, f"Alert {alert.pk}: {exc.message}", messages.ERROR)
+        if done:
+            self.message_user(request, done_message.format(done), messages.SUCCESS)
+
+    @admin.action(description="Assign to me", permissions=["change"])
+    def assign_to_me(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            lambda a: services.alert_assign(alert=a, actor=request.user, assignee=request.user),
+            "{} alert(s) assigned to you.",
+        )
+
+    @admin.action(description="Start review", permissions=["change"])
+    def start_review(self, request, queryset):
+        self._each(
+            request,
+            queryset,
+            lambda a: services.alert_transition(
+                alert=a, actor=request.user, to_status=AlertStatus.UNDER_REVIEW, note="Review started from the queue."
+            ),
+            "{} alert(s) under review.",
+        )
+
+    @admin.action(description="Close as false positive", permissions=["change"])
+    def close_false_positive(self, request, queryset):
+        note = f"Closed as a false positive from the triage queue by {request.user.email}."
+        self._each(
+            request,
+            queryset,
+            lambda a: services.alert_transition(
+                alert=a, actor=request.user, to_status=AlertStatus.CLOSED_FALSE_POSITIVE, note=note
+            ),
+            "{} alert(s) closed as false positive.",
+        )
+
+    @admin.action(description="File a SAR from the alert", permissions=["change"])
+    def file_sar(self, request, queryset):
+        alerts = list(queryset[:2])
+        if len(alerts) != 1:
+            self.message_user(request, "Select exactly one alert to file a SAR from.", messages.WARNING)
+            return None
+        try:
+            return HttpResponseRedirect(sar_prefill_url(alerts[0]))
+        except NoReverseMatch:
+            self.message_user(request, "The SAR admin page is not available.", messages.ERROR)
+            return None
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.has_perm("compliance.change_alert")
+
+
+@register_card
+def _alert_cards(request):
+    if not request.user.has_perm("compliance.view_alert"):
+        return []
+    counts = Alert.objects.filter(status__in=OPEN_STATES).aggregate(
+        **{s.lower(): Count("id", filter=Q(severity=s)) for s in Severity.values},
+        mine=Count("id", filter=Q(assigned_to=request.user)),
+    )
+    link = reverse("admin:compliance_alert_changelist")
+    cards = [
+        {
+            "title": f"Open {s.lower()} alerts",
+            "value": counts[s.lower()],
+            "hint": "Open, in review or escalated",
+            "link": f"{link}?severity__exact={s}",
+        }
+        for s in reversed(Severity.values)
+    ]
+    cards.append(
+        {
+            "title": "Alerts assigned to me",
+            "value": counts["mine"],
+            "hint": "Still open",
+            "link": f"{link}?assigned_to__id__exact={request.user.pk}",
+        }
+    )
+    return cards
