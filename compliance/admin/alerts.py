@@ -92,7 +92,9 @@ class AlertAdmin(ModelAdmin):
     readonly_fields = fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(severity_rank=severity_rank())
+        # annotate before ordering: the default get_queryset orders by the rank it does not know yet
+        qs = self.model._default_manager.get_queryset().annotate(severity_rank=severity_rank())
+        return qs.order_by(*self.get_ordering(request))
 
     def get_ordering(self, request):
         return ("-severity_rank", "-created_at")

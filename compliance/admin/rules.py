@@ -106,10 +106,6 @@ class AMLRuleAdmin(ModelAdmin):
             self.message_user(request, exc.message, messages.ERROR)
             raise
 
-    def save_related(self, request, form, formsets, change):
-        # the version inline is read-only: nothing to save beside the rule itself
-        pass
-
     @admin.action(description="Enable / disable the selected rules", permissions=["change"])
     def toggle_selected(self, request, queryset):
         done = 0
