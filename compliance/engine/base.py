@@ -75,7 +75,8 @@ def money_json(value) -> float:
 def epoch_sql(column: str) -> str:
     """Whole seconds since 1970 of a timestamp column, as an integer, on either database."""
     if connection.vendor == "postgresql":
-        return f"CAST(FLOOR(EXTRACT(EPOCH FROM {column})) AS BIGINT)"
+        # date_part gives a double; EXTRACT gives numeric, four times slower over a million rows
+        return f"CAST(FLOOR(date_part('epoch', {column})) AS BIGINT)"
     return f"CAST(strftime('%%s', {column}) AS INTEGER)"
 
 

@@ -27,19 +27,28 @@ def evaluate(rule, scope: Scope):
     top_where, top_params = scope_sql(scope, lookback_seconds=window)
     out_where, out_params = scope_sql(scope, lookback_seconds=window)
     ep = epoch_sql("t.created_at")
+    # Joining on (user, window bucket) keeps the join a hash join: a heavy user's top-ups meet only the
+    # outflows of the same or the next bucket, never all of that user's history.
     sql = f"""
         WITH tops AS (
-            SELECT t.id, t.user_id, t.amount, {ep} AS ep FROM {TX} t
+            SELECT t.id, t.user_id, t.amount, {ep} AS ep, {ep} / {window} AS wb FROM {TX} t
             WHERE {top_where} AND t.type = %s AND t.amount >= %s
         ),
         outs AS (
-            SELECT t.id, t.user_id, t.amount, {ep} AS ep FROM {TX} t
+            SELECT t.id, t.user_id, t.amount, {ep} AS ep, {ep} / {window} AS wb FROM {TX} t
             WHERE {out_where} AND t.type IN ({placeholders(outs)})
         ),
+        near AS (
+            SELECT tp.id AS top_id, tp.user_id, tp.amount AS top_amount, tp.ep AS top_ep, o.id AS out_id,
+                   o.amount AS out_amount, o.ep AS out_ep
+            FROM tops tp JOIN outs o ON o.user_id = tp.user_id AND o.wb = tp.wb
+            UNION ALL
+            SELECT tp.id, tp.user_id, tp.amount, tp.ep, o.id, o.amount, o.ep
+            FROM tops tp JOIN outs o ON o.user_id = tp.user_id AND o.wb = tp.wb + 1
+        ),
         pairs AS (
-            SELECT tp.id AS top_id, tp.user_id, tp.amount AS top_amount, o.id AS out_id, o.amount AS out_amount,
-                   o.ep AS out_ep
-            FROM tops tp JOIN outs o ON o.user_id = tp.user_id AND o.ep >= tp.ep AND o.ep <= tp.ep + {window}
+            SELECT top_id, user_id, top_amount, out_id, out_amount, out_ep FROM near
+            WHERE out_ep >= top_ep AND out_ep <= top_ep + {window}
         ),
         hits AS (
             SELECT top_id FROM pairs GROUP BY top_id, top_amount

@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass, field
 from importlib import import_module
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
 from django.utils import timezone
 
 from compliance.choices import AlertStatus, AlertType, RuleType
@@ -98,6 +99,13 @@ def raise_alerts(rule: AMLRule, hits: list[Hit]) -> int:
     return len(ours)
 
 
+def _batch_session() -> None:
+    """Let a whole-ledger scan sort and hash in memory instead of spilling to disk (PostgreSQL only)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL work_mem = %s", [getattr(settings, "AML_SCAN_WORK_MEM", "128MB")])
+
+
 def scan(*, since: dt.datetime, until: dt.datetime | None = None, user_id=None, rules=None) -> ScanResult:
     """Evaluate every active rule (or ``rules``) over [since, until] and raise the alerts."""
     until = until or timezone.now()
@@ -105,11 +113,14 @@ def scan(*, since: dt.datetime, until: dt.datetime | None = None, user_id=None, 
     if rules is None:
         rules = list(AMLRule.objects.filter(is_active=True).order_by("priority", "rule_id"))
     result = ScanResult(rules=len(rules))
+    batch = user_id is None
     for rule in rules:
         started = time.perf_counter()
         try:
             # a savepoint per rule: one broken rule must not stop the others or poison the transaction
             with transaction.atomic():
+                if batch:
+                    _batch_session()
                 hits = evaluate(rule, scope)
                 created = raise_alerts(rule, hits) if rule.creates_alerts else 0
         except Exception:

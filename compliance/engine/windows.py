@@ -40,15 +40,24 @@ def rolling_hits(
     distinct_cte = ""
     distinct_filter = ""
     distinct_params: list = []
+    # nd: rows whose previous row from the same counterparty is more than a window earlier. Two rows of one
+    # counterparty inside a window are at most a window apart, so nd never counts one twice: it is a lower
+    # bound of the distinct count, exact when counterparties do not repeat. Only candidates it cannot
+    # settle get the exact (and costlier) distinct count by a join.
+    new_cp = "0"
     if min_distinct_counterparties:
+        new_cp = f"CASE WHEN LAG(ep) OVER (PARTITION BY user_id, part, cp ORDER BY ep) >= ep - {w} THEN 0 ELSE 1 END"
         distinct_cte = f""",
         distinct_ok AS (
+            SELECT id FROM trig WHERE nd >= %s
+            UNION ALL
             SELECT tr.id FROM trig tr
             JOIN base b ON b.user_id = tr.user_id AND b.part = tr.part AND b.ep >= tr.ep - {w} AND b.ep <= tr.ep
+            WHERE tr.nd < %s
             GROUP BY tr.id HAVING COUNT(DISTINCT b.cp) >= %s
         )"""
         distinct_filter = "WHERE id IN (SELECT id FROM distinct_ok)"
-        distinct_params = [int(min_distinct_counterparties)]
+        distinct_params = [int(min_distinct_counterparties)] * 3
     sql = f"""
         WITH base AS (
             SELECT t.id AS id, t.user_id AS user_id, {partition} AS part, {counterparty} AS cp,
@@ -56,15 +65,18 @@ def rolling_hits(
             FROM {TX} t {joins}
             WHERE {scope_where} AND ({where})
         ),
+        marked AS (
+            SELECT id, user_id, part, amount, ep, {new_cp} AS is_new FROM base
+        ),
         roll AS (
             SELECT id, user_id, part, ep,
                    COUNT(*) OVER w AS n, SUM(amount) OVER w AS total,
-                   MIN(amount) OVER w AS lo, MAX(amount) OVER w AS hi
-            FROM base
+                   MIN(amount) OVER w AS lo, MAX(amount) OVER w AS hi, SUM(is_new) OVER w AS nd
+            FROM marked
             WINDOW w AS (PARTITION BY user_id, part ORDER BY ep RANGE BETWEEN {w} PRECEDING AND CURRENT ROW)
         ),
         trig AS (
-            SELECT id, user_id, part, ep, n, total, lo, hi, ep / {w} AS bucket
+            SELECT id, user_id, part, ep, n, total, lo, hi, nd, ep / {w} AS bucket
             FROM roll WHERE ep >= %s AND ({having})
         ){distinct_cte},
         firsts AS (

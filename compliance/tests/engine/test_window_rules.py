@@ -121,3 +121,12 @@ def test_business_sector_sums_payments_to_vendors_of_the_sectors(user):
     tx(user, 9000, type="VENDOR_PAYMENT", counterparty_vendor=shop)
     [hit] = hits_of(rule)
     assert hit.transaction_ids == [r.pk for r in rows]
+
+
+def test_network_analysis_counts_a_sender_whose_earlier_transfer_fell_out_of_the_window(user, other):
+    rule = make_rule("network_analysis", minSenders=2, minTotalAmount=100, timeWindowHours=1)
+    tx(user, 100, minutes=-90, type="TRANSFER_IN", counterparty_user=other)
+    inside = tx(user, 100, minutes=-40, type="TRANSFER_IN", counterparty_user=other)
+    last = tx(user, 100, minutes=0, type="TRANSFER_IN", counterparty_user=PlatformUserFactory())
+    [hit] = hits_of(rule)
+    assert hit.transaction_ids == [inside.pk, last.pk]
