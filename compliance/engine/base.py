@@ -80,6 +80,13 @@ def epoch_sql(column: str) -> str:
     return f"CAST(strftime('%%s', {column}) AS INTEGER)"
 
 
+def timestamp_sql(seconds_expr: str) -> str:
+    """The UTC timestamp of an epoch-seconds expression, comparable with a timestamp column."""
+    if connection.vendor == "postgresql":
+        return f"to_timestamp({seconds_expr})"
+    return f"datetime({seconds_expr}, 'unixepoch')"
+
+
 def db_money(value):
     """A money parameter in the type the database compares exactly with its amount column.
 

@@ -5,22 +5,26 @@ transactionTypes."""
 import datetime as dt
 
 from compliance.engine.base import Hit, Scope, as_uuid, db_money, fetch, group_rows, money_json, tx_types, types_sql
-from compliance.engine.windows import bucket_totals_sql
+from compliance.engine.windows import bucket_members_join, bucket_totals_sql
 
 DAY = 86400
 
 
 def evaluate(rule, scope: Scope):
     c = rule.conditions
-    types, type_params = types_sql(tx_types(rule, None))
+    type_list = tx_types(rule, None)
+    types, type_params = types_sql(type_list)
     ctes, params = bucket_totals_sql(scope, bucket_seconds=DAY, where=types)
+    members, member_params = bucket_members_join(scope, bucket_seconds=DAY, source="d", types=type_list)
     sql = f"""{ctes},
         due AS (SELECT user_id, bucket, n, total FROM agg WHERE bucket >= %s AND total >= %s)
         SELECT d.user_id, d.bucket, d.n, d.total, b.id FROM due d
-        JOIN base b ON b.user_id = d.user_id AND b.bucket = d.bucket
-        ORDER BY d.user_id, d.bucket, b.ep, b.id
+        {members}
+        ORDER BY d.user_id, d.bucket, b.created_at, b.id
     """
-    rows = fetch(sql, [*params, *type_params, scope.since_epoch // DAY, db_money(c["reportingThreshold"])])
+    rows = fetch(
+        sql, [*params, *type_params, scope.since_epoch // DAY, db_money(c["reportingThreshold"]), *member_params]
+    )
     hits = []
     for (user_id, bucket), group in group_rows(rows, 2).items():
         day = dt.datetime.fromtimestamp(int(bucket) * DAY, tz=dt.UTC).date()

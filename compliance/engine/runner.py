@@ -88,15 +88,29 @@ def raise_alerts(rule: AMLRule, hits: list[Hit]) -> int:
     ours: set = set()
     for chunk in _chunks([a.pk for a in fresh]):
         ours.update(Alert.objects.filter(pk__in=chunk).values_list("pk", flat=True))
-    through = Alert.related_transactions.through
-    links = [
-        through(alert_id=a.pk, transaction_id=tx_id)
-        for a in fresh
-        if a.pk in ours
-        for tx_id in dict.fromkeys(by_key[a.dedup_key].transaction_ids)
+    pairs = [
+        (a.pk, tx_id) for a in fresh if a.pk in ours for tx_id in dict.fromkeys(by_key[a.dedup_key].transaction_ids)
     ]
-    through.objects.bulk_create(links, batch_size=5000, ignore_conflicts=True)
+    _link_transactions(pairs)
     return len(ours)
+
+
+def _link_transactions(pairs: list[tuple]) -> None:
+    """Insert (alert, transaction) links: one unnest() statement per 50,000 on PostgreSQL, bulk_create elsewhere."""
+    through = Alert.related_transactions.through
+    if connection.vendor != "postgresql":
+        links = [through(alert_id=a, transaction_id=t) for a, t in pairs]
+        through.objects.bulk_create(links, batch_size=2000, ignore_conflicts=True)
+        return
+    table = through._meta.db_table
+    with connection.cursor() as cursor:
+        for start in range(0, len(pairs), 50_000):
+            chunk = pairs[start : start + 50_000]
+            cursor.execute(
+                f"INSERT INTO {table} (alert_id, transaction_id) "
+                "SELECT * FROM unnest(%s::uuid[], %s::uuid[]) ON CONFLICT DO NOTHING",
+                [[str(a) for a, _ in chunk], [str(t) for _, t in chunk]],
+            )
 
 
 def _batch_session() -> None:

@@ -3,14 +3,16 @@ is at least ``percentageChange`` % above the window before, which must not be em
 the optional ``minAmount`` (default 0). Compares money volume, all types unless transactionTypes."""
 
 from compliance.engine.base import Hit, Scope, as_uuid, db_money, fetch, group_rows, money_json, tx_types, types_sql
-from compliance.engine.windows import bucket_totals_sql
+from compliance.engine.windows import bucket_members_join, bucket_totals_sql
 
 
 def evaluate(rule, scope: Scope):
     c = rule.conditions
     window = int(float(c["timeWindowHours"]) * 3600)
-    types, type_params = types_sql(tx_types(rule, None))
+    type_list = tx_types(rule, None)
+    types, type_params = types_sql(type_list)
     ctes, params = bucket_totals_sql(scope, bucket_seconds=window, where=types, lookback_buckets=1)
+    members, member_params = bucket_members_join(scope, bucket_seconds=window, source="c", types=type_list)
     pct = float(c["percentageChange"])
     sql = f"""{ctes},
         cmp AS (
@@ -19,11 +21,19 @@ def evaluate(rule, scope: Scope):
             WHERE a.bucket >= %s AND p.total > 0 AND a.total >= %s AND a.total * 100 >= p.total * %s
         )
         SELECT c.user_id, c.bucket, c.total, c.prev, b.id FROM cmp c
-        JOIN base b ON b.user_id = c.user_id AND b.bucket = c.bucket
-        ORDER BY c.user_id, c.bucket, b.ep, b.id
+        {members}
+        ORDER BY c.user_id, c.bucket, b.created_at, b.id
     """
     rows = fetch(
-        sql, [*params, *type_params, scope.since_epoch // window, db_money(c.get("minAmount", 0)), 100.0 + pct]
+        sql,
+        [
+            *params,
+            *type_params,
+            scope.since_epoch // window,
+            db_money(c.get("minAmount", 0)),
+            100.0 + pct,
+            *member_params,
+        ],
     )
     hits = []
     for (user_id, bucket), group in group_rows(rows, 2).items():

@@ -11,7 +11,20 @@ the scan, or scanning transaction by transaction, finds the same hit again.
 for rules defined on calendar periods.
 """
 
-from compliance.engine.base import TX, Hit, Scope, as_uuid, epoch_sql, fetch, group_rows, scope_sql
+from compliance.engine.base import (
+    COMPLETED,
+    TX,
+    Hit,
+    Scope,
+    as_uuid,
+    db_time,
+    epoch_sql,
+    fetch,
+    group_rows,
+    placeholders,
+    scope_sql,
+    timestamp_sql,
+)
 
 
 def rolling_hits(
@@ -113,7 +126,7 @@ def rolling_to_hits(rows, *, window_seconds: int, describe) -> list[Hit]:
 
 
 def bucket_totals_sql(scope: Scope, *, bucket_seconds: int, where: str, lookback_buckets: int = 0) -> tuple[str, list]:
-    """CTEs ``base`` (id, user_id, amount, ep, bucket) and ``agg`` (user_id, bucket, n, total) over fixed buckets.
+    """CTE ``agg`` (user_id, bucket, n, total): totals per user over fixed buckets.
 
     Buckets are aligned on multiples of ``bucket_seconds`` since 1970 (UTC);
     the scope is widened to whole buckets, plus ``lookback_buckets`` before.
@@ -122,14 +135,32 @@ def bucket_totals_sql(scope: Scope, *, bucket_seconds: int, where: str, lookback
     start_bucket = scope.since_epoch // b - lookback_buckets
     lookback = scope.since_epoch - start_bucket * b
     scope_where, scope_params = scope_sql(scope, lookback_seconds=lookback)
-    ep = epoch_sql("t.created_at")
+    bucket = f"{epoch_sql('t.created_at')} / {b}"
     sql = f"""
-        WITH base AS (
-            SELECT t.id AS id, t.user_id AS user_id, t.amount AS amount, {ep} AS ep, {ep} / {b} AS bucket
+        WITH agg AS (
+            SELECT t.user_id AS user_id, {bucket} AS bucket, COUNT(*) AS n, SUM(t.amount) AS total
             FROM {TX} t WHERE {scope_where} AND ({where})
-        ),
-        agg AS (
-            SELECT user_id, bucket, COUNT(*) AS n, SUM(amount) AS total FROM base GROUP BY user_id, bucket
+            GROUP BY t.user_id, {bucket}
         )
     """
     return sql, scope_params
+
+
+def bucket_members_join(scope: Scope, *, bucket_seconds: int, source: str, types: list[str] | None) -> tuple[str, list]:
+    """JOIN of the ledger rows (alias ``b``) that make up the buckets of ``source`` (user_id, bucket).
+
+    A created_at range per bucket, not a computed bucket, so each bucket's rows
+    come from the (user, created_at) index instead of a second pass over the scope.
+    """
+    n = int(bucket_seconds)
+    sql = (
+        f"JOIN {TX} b ON b.user_id = {source}.user_id"
+        f" AND b.created_at >= {timestamp_sql(f'{source}.bucket * {n}')}"
+        f" AND b.created_at < {timestamp_sql(f'({source}.bucket + 1) * {n}')}"
+        " AND b.created_at <= %s AND b.status = %s"
+    )
+    params: list = [db_time(scope.until), COMPLETED]
+    if types:
+        sql += f" AND b.type IN ({placeholders(types)})"
+        params += list(types)
+    return sql, params
