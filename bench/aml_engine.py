@@ -131,7 +131,7 @@ def _load(n_tx: int, seed: int = 2026) -> dict:
     from vendors.models import Vendor
 
     rng = random.Random(seed)
-    end = dt.datetime(2026, 11, 1, tzinfo=dt.timezone.utc)
+    end = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
     start = end - dt.timedelta(days=90)
     n_users = max(100, n_tx // 50)
     password = "!bench-unusable"  # an unusable hash: nobody signs in to the bench database

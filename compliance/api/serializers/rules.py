@@ -1,10 +1,13 @@
 """AML rule shapes: the record clients read, and the create/update bodies."""
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from compliance.choices import Severity
 
 
+@extend_schema_field(OpenApiTypes.INT)
 class AnyJSON(serializers.Field):
     """Passes a JSON value through untouched; the service validates it with the domain's own messages."""
 

@@ -65,3 +65,12 @@ def test_support_and_finance_cannot_read_rules(staff_client, make_rule, role):
 
 def test_missing_token_is_401(api):
     assert api.get(URL).status_code == 401
+
+
+def test_methods_the_route_does_not_serve_are_405(mlro, make_rule):
+    client, _ = mlro
+    rule = make_rule()
+    assert client.patch(f"{URL}/{rule['ruleId']}", {}, format="json").status_code == 405
+    assert client.delete(f"{URL}/{rule['ruleId']}").status_code == 405
+    r = client.delete("/api/v1/admin/aml/alerts")
+    assert r.status_code == 405 and r.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
