@@ -529,7 +529,7 @@ CATALOGUE: list[dict] = [
         "AML-RPT-001",
         "regulatory_reporting",
         "Large cash transaction report due",
-        "A customer's transactions reach E25,000 in one UTC day: a large-cash transaction report to the "
+        "A customer's transactions reach E25,000 in one Eswatini calendar day: a large-cash transaction report to the "
         "Eswatini Financial Intelligence Unit may be due.",
         "HIGH",
         10,

@@ -16,6 +16,7 @@ from django.http import HttpResponseRedirect
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin, TabularInline
+from unfold.decorators import display
 
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
@@ -99,9 +100,13 @@ class AlertAdmin(ModelAdmin):
     def get_ordering(self, request):
         return ("-severity_rank", "-created_at")
 
-    @admin.display(description="Severity", ordering="severity_rank")
+    @display(
+        description="Severity",
+        ordering="severity_rank",
+        label={"CRITICAL": "danger", "HIGH": "warning", "MEDIUM": "info", "LOW": "success"},
+    )
     def severity_badge(self, obj):
-        return format_html('<span class="vk-sev vk-sev-{}">{}</span>', obj.severity.lower(), obj.severity)
+        return obj.severity
 
     @admin.display(description="Details")
     def details_text(self, obj):

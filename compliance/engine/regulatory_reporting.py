@@ -1,6 +1,6 @@
-"""regulatory_reporting: a user's transactions in one UTC day add up to ``reportingThreshold`` or
-more: a large-cash transaction report may be due. One hit per user and day; all types unless
-transactionTypes."""
+"""regulatory_reporting: a user's transactions in one Eswatini calendar day (UTC+2, no daylight
+saving) add up to ``reportingThreshold`` or more: a large-cash transaction report may be due.
+One hit per user and day; all types unless transactionTypes."""
 
 import datetime as dt
 
@@ -8,14 +8,18 @@ from compliance.engine.base import Hit, Scope, as_uuid, db_money, fetch, group_r
 from compliance.engine.windows import bucket_members_join, bucket_totals_sql
 
 DAY = 86400
+# Reports follow the local business day, which ends at 22:00 UTC.
+ESWATINI_OFFSET = 2 * 3600
 
 
 def evaluate(rule, scope: Scope):
     c = rule.conditions
     type_list = tx_types(rule, None)
     types, type_params = types_sql(type_list)
-    ctes, params = bucket_totals_sql(scope, bucket_seconds=DAY, where=types)
-    members, member_params = bucket_members_join(scope, bucket_seconds=DAY, source="d", types=type_list)
+    ctes, params = bucket_totals_sql(scope, bucket_seconds=DAY, where=types, offset_seconds=ESWATINI_OFFSET)
+    members, member_params = bucket_members_join(
+        scope, bucket_seconds=DAY, source="d", types=type_list, offset_seconds=ESWATINI_OFFSET
+    )
     sql = f"""{ctes},
         due AS (SELECT user_id, bucket, n, total FROM agg WHERE bucket >= %s AND total >= %s)
         SELECT d.user_id, d.bucket, d.n, d.total, b.id FROM due d
@@ -23,7 +27,14 @@ def evaluate(rule, scope: Scope):
         ORDER BY d.user_id, d.bucket, b.created_at, b.id
     """
     rows = fetch(
-        sql, [*params, *type_params, scope.since_epoch // DAY, db_money(c["reportingThreshold"]), *member_params]
+        sql,
+        [
+            *params,
+            *type_params,
+            (scope.since_epoch + ESWATINI_OFFSET) // DAY,
+            db_money(c["reportingThreshold"]),
+            *member_params,
+        ],
     )
     hits = []
     for (user_id, bucket), group in group_rows(rows, 2).items():

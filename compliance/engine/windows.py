@@ -125,17 +125,20 @@ def rolling_to_hits(rows, *, window_seconds: int, describe) -> list[Hit]:
     return hits
 
 
-def bucket_totals_sql(scope: Scope, *, bucket_seconds: int, where: str, lookback_buckets: int = 0) -> tuple[str, list]:
+def bucket_totals_sql(
+    scope: Scope, *, bucket_seconds: int, where: str, lookback_buckets: int = 0, offset_seconds: int = 0
+) -> tuple[str, list]:
     """CTE ``agg`` (user_id, bucket, n, total): totals per user over fixed buckets.
 
-    Buckets are aligned on multiples of ``bucket_seconds`` since 1970 (UTC);
-    the scope is widened to whole buckets, plus ``lookback_buckets`` before.
+    Buckets are aligned on multiples of ``bucket_seconds`` since 1970, shifted
+    by ``offset_seconds`` (7200 makes days of Eswatini time, UTC+2); the scope
+    is widened to whole buckets, plus ``lookback_buckets`` before.
     """
-    b = int(bucket_seconds)
-    start_bucket = scope.since_epoch // b - lookback_buckets
-    lookback = scope.since_epoch - start_bucket * b
+    b, off = int(bucket_seconds), int(offset_seconds)
+    start_bucket = (scope.since_epoch + off) // b - lookback_buckets
+    lookback = scope.since_epoch - (start_bucket * b - off)
     scope_where, scope_params = scope_sql(scope, lookback_seconds=lookback)
-    bucket = f"{epoch_sql('t.created_at')} / {b}"
+    bucket = f"({epoch_sql('t.created_at')} + {off}) / {b}"
     sql = f"""
         WITH agg AS (
             SELECT t.user_id AS user_id, {bucket} AS bucket, COUNT(*) AS n, SUM(t.amount) AS total
@@ -146,17 +149,19 @@ def bucket_totals_sql(scope: Scope, *, bucket_seconds: int, where: str, lookback
     return sql, scope_params
 
 
-def bucket_members_join(scope: Scope, *, bucket_seconds: int, source: str, types: list[str] | None) -> tuple[str, list]:
+def bucket_members_join(
+    scope: Scope, *, bucket_seconds: int, source: str, types: list[str] | None, offset_seconds: int = 0
+) -> tuple[str, list]:
     """JOIN of the ledger rows (alias ``b``) that make up the buckets of ``source`` (user_id, bucket).
 
     A created_at range per bucket, not a computed bucket, so each bucket's rows
     come from the (user, created_at) index instead of a second pass over the scope.
     """
-    n = int(bucket_seconds)
+    n, off = int(bucket_seconds), int(offset_seconds)
     sql = (
         f"JOIN {TX} b ON b.user_id = {source}.user_id"
-        f" AND b.created_at >= {timestamp_sql(f'{source}.bucket * {n}')}"
-        f" AND b.created_at < {timestamp_sql(f'({source}.bucket + 1) * {n}')}"
+        f" AND b.created_at >= {timestamp_sql(f'{source}.bucket * {n} - {off}')}"
+        f" AND b.created_at < {timestamp_sql(f'({source}.bucket + 1) * {n} - {off}')}"
         " AND b.created_at <= %s AND b.status = %s"
     )
     params: list = [db_time(scope.until), COMPLETED]

@@ -44,11 +44,19 @@ def test_regulatory_reporting_adds_up_a_users_utc_day(user):
     assert hit.details["day"] == "2026-06-10" and hit.details["total"] == 25000.0
 
 
-def test_regulatory_reporting_does_not_add_up_two_days(user):
+def test_regulatory_reporting_does_not_add_up_two_eswatini_days(user):
     rule = make_rule("regulatory_reporting", reportingThreshold=25000)
-    tx(user, 12500, minutes=-13 * 60)  # 23:00 the day before
+    tx(user, 12500, minutes=-15 * 60)  # 21:00 UTC the day before: 23:00 in Mbabane
     tx(user, 12500)
     assert hits_of(rule) == []
+
+
+def test_regulatory_reporting_days_are_eswatini_days_not_utc_days(user):
+    rule = make_rule("regulatory_reporting", reportingThreshold=25000)
+    late = tx(user, 12500, minutes=-13 * 60)  # 23:00 UTC the day before: already 01:00 on the 10th locally
+    noon = tx(user, 12500)
+    [hit] = hits_of(rule)
+    assert hit.transaction_ids == [late.pk, noon.pk] and hit.details["day"] == "2026-06-10"
 
 
 def test_account_lifecycle_flags_a_large_transaction_after_a_long_silence(user):
