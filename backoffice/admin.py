@@ -44,7 +44,10 @@ class StaffAdmin(BaseUserAdmin, ModelAdmin):
         ("Dates", {"fields": ("last_login", "created_at", "updated_at")}),
     )
     add_fieldsets = (
-        (None, {"classes": ("wide",), "fields": ("email", "first_name", "last_name", "role", "password1", "password2")}),
+        (
+            None,
+            {"classes": ("wide",), "fields": ("email", "first_name", "last_name", "role", "password1", "password2")},
+        ),
     )
 
     def save_model(self, request, obj, form, change):
@@ -65,7 +68,16 @@ class AuditLogAdmin(ModelAdmin):
     date_hierarchy = "created_at"
     list_select_related = ("actor",)
     show_full_result_count = False
-    readonly_fields = ("created_at", "actor", "actor_email", "action", "object_type", "object_id", "changes", "ip_address")
+    readonly_fields = (
+        "created_at",
+        "actor",
+        "actor_email",
+        "action",
+        "object_type",
+        "object_id",
+        "changes",
+        "ip_address",
+    )
     fields = readonly_fields
 
     def has_add_permission(self, request):

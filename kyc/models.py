@@ -72,7 +72,8 @@ class PlatformUser(models.Model):
             models.UniqueConstraint(fields=["email"], condition=~Q(email=""), name="kyc_user_email_unique"),
             models.CheckConstraint(condition=Q(balance__gte=0), name="kyc_user_balance_not_negative"),
             models.CheckConstraint(
-                condition=Q(current_risk_score__gte=0) & Q(current_risk_score__lte=100), name="kyc_user_risk_score_range"
+                condition=Q(current_risk_score__gte=0) & Q(current_risk_score__lte=100),
+                name="kyc_user_risk_score_range",
             ),
         ]
 
@@ -112,7 +113,11 @@ class Transaction(models.Model):
     reason = models.CharField(max_length=255, blank=True, default="")
     description = models.CharField(max_length=255, blank=True, default="")
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="Staff member who made an admin credit",
     )
     counterparty_user = models.ForeignKey(

@@ -67,7 +67,10 @@ def user_register(
     if email and PlatformUser.objects.filter(email__iexact=email).exists():
         raise Conflict("An account with this email already exists")
     user = PlatformUser(
-        phone_number=phone, email=email, first_name=first_name.strip(), last_name=last_name.strip(),
+        phone_number=phone,
+        email=email,
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
         referral_code=new_referral_code(),
     )
     validate_new_password(password, principal=user)
@@ -97,7 +100,7 @@ def user_login(*, phone_number: str, password: str) -> tuple[PlatformUser, token
     return user, tokens.issue_pair(kind=tokens.USER, principal_id=user.pk)
 
 
-@transaction.atomic
+# Not atomic: a wrong code's attempt count must be committed even though the call fails.
 def user_phone_verify(*, user: PlatformUser, code: str) -> PlatformUser:
     otp_check(phone_number=user.phone_number, code=code)
     user.is_phone_verified = True
@@ -129,14 +132,26 @@ def transaction_record(
     none is lost; a debit larger than the balance is refused.
     """
     if type not in TransactionType.values:
-        raise ValidationFailed("Unknown transaction type", details={"type": [f"Must be one of {TransactionType.values}."]})
+        raise ValidationFailed(
+            "Unknown transaction type", details={"type": [f"Must be one of {TransactionType.values}."]}
+        )
     amount = Decimal(amount)
     locked = PlatformUser.objects.select_for_update().get(pk=user.pk)
     tx = Transaction(
-        user=locked, type=type, amount=amount, channel=channel, status=status, reason=reason,
-        description=description, reference=reference or new_reference(), actor=actor,
-        counterparty_user=counterparty_user, counterparty_vendor=counterparty_vendor, country=country,
-        region=region, created_at=created_at or timezone.now(),
+        user=locked,
+        type=type,
+        amount=amount,
+        channel=channel,
+        status=status,
+        reason=reason,
+        description=description,
+        reference=reference or new_reference(),
+        actor=actor,
+        counterparty_user=counterparty_user,
+        counterparty_vendor=counterparty_vendor,
+        country=country,
+        region=region,
+        created_at=created_at or timezone.now(),
     )
     _full_clean(tx, exclude=["user", "actor", "counterparty_user", "counterparty_vendor"])
     if status == TransactionStatus.COMPLETED:

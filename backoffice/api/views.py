@@ -11,8 +11,9 @@ from rest_framework.decorators import api_view, authentication_classes, permissi
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.api.envelope import error_body
-from backoffice.api.permissions import Public
+from backoffice.api.envelope import error_body, ok
+from backoffice.api.permissions import IsStaff, Public
+from backoffice.api.serializers import StaffMeOut
 from backoffice.errors import NotFound
 
 logger = logging.getLogger("backoffice.health")
@@ -62,8 +63,11 @@ class HealthView(APIView):
         },
     )
     def get(self, request):
-        parts = {"database": _check("database", _database), "cache": _check("cache", _cache),
-                 "storage": _check("storage", _storage)}
+        parts = {
+            "database": _check("database", _database),
+            "cache": _check("cache", _cache),
+            "storage": _check("storage", _storage),
+        }
         healthy = all(v == "ok" for v in parts.values())
         data = {"status": "ok" if healthy else "error", **parts}
         if healthy:
@@ -79,3 +83,13 @@ class HealthView(APIView):
 @schema(None)
 def api_not_found(request, *args, **kwargs):
     raise NotFound("Endpoint not found")
+
+
+class StaffMeView(APIView):
+    """The signed-in staff member and what their role allows."""
+
+    permission_classes = [IsStaff]
+
+    @extend_schema(summary="The signed-in staff member", responses={200: StaffMeOut})
+    def get(self, request):
+        return ok(StaffMeOut(request.user).data)

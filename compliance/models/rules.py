@@ -43,8 +43,9 @@ class AMLRuleVersion(models.Model):
     rule = models.ForeignKey(AMLRule, on_delete=models.CASCADE, related_name="versions")
     version = models.PositiveIntegerField()
     snapshot = models.JSONField()
-    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
