@@ -1,11 +1,18 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.models import Group
+from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 from unfold.admin import ModelAdmin
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
 
 from backoffice import services
 from backoffice.errors import DomainError
 from backoffice.models import AuditLog, Staff
+
+# Roles replace groups, and token rows are machinery, not something staff should browse or edit.
+for _model in (Group, OutstandingToken, BlacklistedToken):
+    if admin.site.is_registered(_model):
+        admin.site.unregister(_model)
 
 admin.site.site_header = "Vikela Back Office"
 admin.site.site_title = "Vikela Back Office"

@@ -134,6 +134,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "admin:login"
+LOGIN_REDIRECT_URL = "admin:index"
 
 ACCESS_TOKEN_MINUTES = env_int("ACCESS_TOKEN_MINUTES", 15, minimum=1)
 REFRESH_TOKEN_DAYS = env_int("REFRESH_TOKEN_DAYS", 7, minimum=1)
@@ -195,8 +196,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    "SECURITY": [{"jwtAuth": []}],
-    "APPEND_COMPONENTS": {"securitySchemes": {"jwtAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}}},
+    "ENUM_NAME_OVERRIDES": {"PartStatusEnum": ["ok", "error"]},
 }
 
 # ---------------------------------------------------------------- storage

@@ -5,7 +5,7 @@ import logging
 from django.core.cache import cache
 from django.core.files.storage import default_storage
 from django.db import connection
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes, permission_classes, schema
 from rest_framework.response import Response
@@ -44,23 +44,20 @@ def _storage():
     default_storage.exists("health-probe")
 
 
+_PART = ["ok", "error"]
+_HEALTH = inline_serializer(
+    "Health",
+    {name: serializers.ChoiceField(_PART) for name in ("status", "database", "cache", "storage")},
+)
+
+
 class HealthView(APIView):
     authentication_classes = []
     permission_classes = [Public]
 
     @extend_schema(
         summary="Health of the service and its parts",
-        responses={
-            200: inline_serializer(
-                "Health",
-                {
-                    "status": serializers.ChoiceField(["ok", "error"]),
-                    "database": serializers.ChoiceField(["ok", "error"]),
-                    "cache": serializers.ChoiceField(["ok", "error"]),
-                    "storage": serializers.ChoiceField(["ok", "error"]),
-                },
-            )
-        },
+        responses={200: _HEALTH, 503: OpenApiResponse(description="A part is down; `data` marks it \"error\"")},
     )
     def get(self, request):
         parts = {
