@@ -57,7 +57,7 @@ class HealthView(APIView):
 
     @extend_schema(
         summary="Health of the service and its parts",
-        responses={200: _HEALTH, 503: OpenApiResponse(description="A part is down; `data` marks it \"error\"")},
+        responses={200: _HEALTH, 503: OpenApiResponse(description='A part is down; `data` marks it "error"')},
     )
     def get(self, request):
         parts = {

@@ -54,10 +54,17 @@ def test_the_audit_log_is_read_only_in_the_admin(client):
 
 def test_adding_staff_in_the_admin_is_audited(client):
     admin = signed_in(client, StaffRole.ADMIN)
-    r = client.post("/admin/backoffice/staff/add/", {
-        "email": "new@example.com", "first_name": "New", "last_name": "Person", "role": "finance",
-        "password1": "Brand-New-Passw0rd", "password2": "Brand-New-Passw0rd",
-    })
+    r = client.post(
+        "/admin/backoffice/staff/add/",
+        {
+            "email": "new@example.com",
+            "first_name": "New",
+            "last_name": "Person",
+            "role": "finance",
+            "password1": "Brand-New-Passw0rd",
+            "password2": "Brand-New-Passw0rd",
+        },
+    )
     assert r.status_code == 302, r.content[:2000]
     entry = AuditLog.objects.get(action="staff.create")
     assert entry.actor == admin and entry.object_type == "staff"

@@ -13,8 +13,9 @@ def test_an_entry_records_actor_action_object_changes_and_ip():
     staff = StaffFactory(email="ada@example.com")
     token = set_current_ip("198.51.100.4")
     try:
-        entry = audit_record(actor=staff, action="user.update", object_type="user", object_id="42",
-                             changes={"firstName": ["A", "B"]})
+        entry = audit_record(
+            actor=staff, action="user.update", object_type="user", object_id="42", changes={"firstName": ["A", "B"]}
+        )
     finally:
         reset_current_ip(token)
     entry.refresh_from_db()

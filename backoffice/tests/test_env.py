@@ -19,14 +19,17 @@ def test_env_bool_accepts_clear_values(monkeypatch, raw, expected):
     assert env.env_bool("X_FLAG", True) is expected
 
 
-@pytest.mark.parametrize("reader,raw", [
-    (lambda: env.env_bool("X_VAL", False), "maybe"),
-    (lambda: env.env_int("X_VAL", 1), "ten"),
-    (lambda: env.env_int("X_VAL", 1, minimum=0), "-1"),
-    (lambda: env.env_rate("X_VAL", "10/m"), "10 per minute"),
-    (lambda: env.env_rate("X_VAL", "10/m"), "0/m"),
-    (lambda: env.env_choice("X_VAL", "a", {"a", "b"}), "c"),
-])
+@pytest.mark.parametrize(
+    "reader,raw",
+    [
+        (lambda: env.env_bool("X_VAL", False), "maybe"),
+        (lambda: env.env_int("X_VAL", 1), "ten"),
+        (lambda: env.env_int("X_VAL", 1, minimum=0), "-1"),
+        (lambda: env.env_rate("X_VAL", "10/m"), "10 per minute"),
+        (lambda: env.env_rate("X_VAL", "10/m"), "0/m"),
+        (lambda: env.env_choice("X_VAL", "a", {"a", "b"}), "c"),
+    ],
+)
 def test_bad_values_are_refused_with_the_variable_named(monkeypatch, reader, raw):
     monkeypatch.setenv("X_VAL", raw)
     with pytest.raises(ImproperlyConfigured, match="X_VAL"):
@@ -36,8 +39,9 @@ def test_bad_values_are_refused_with_the_variable_named(monkeypatch, reader, raw
 def _start(**overrides):
     environ = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "ENVIRONMENT", "DEBUG")}
     environ.update(overrides)
-    return subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=environ, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_production_refuses_the_default_secret():

@@ -50,7 +50,7 @@ def call(**params):
 
 @pytest.fixture
 def staff():
-    base = dt.datetime(2026, 1, 10, 12, tzinfo=dt.timezone.utc)
+    base = dt.datetime(2026, 1, 10, 12, tzinfo=dt.UTC)
     rows = [StaffFactory(email=f"s{n}@example.com", is_active=n != 4) for n in range(5)]
     for n, row in enumerate(rows):
         Staff.objects.filter(pk=row.pk).update(created_at=base + dt.timedelta(days=n))
@@ -82,8 +82,9 @@ def test_limit_above_100_is_capped(staff):
     assert call(limit=500).data["pagination"]["limit"] == 100
 
 
-@pytest.mark.parametrize("param,value", [("limit", "0"), ("limit", "-5"), ("limit", "abc"), ("limit", "2.5"),
-                                         ("page", "0"), ("page", "two")])
+@pytest.mark.parametrize(
+    "param,value", [("limit", "0"), ("limit", "-5"), ("limit", "abc"), ("limit", "2.5"), ("page", "0"), ("page", "two")]
+)
 def test_page_and_limit_must_be_positive_integers(staff, param, value):
     r = call(**{param: value})
     assert r.status_code == 400 and r.data["error"]["code"] == "VALIDATION_ERROR"

@@ -14,8 +14,9 @@ def headers(r):
 
 
 def bad_login(api, **extra):
-    return api.post("/api/v1/auth/admin/login", {"email": "x@example.com", "password": "wrong-pass-1"},
-                    format="json", **extra)
+    return api.post(
+        "/api/v1/auth/admin/login", {"email": "x@example.com", "password": "wrong-pass-1"}, format="json", **extra
+    )
 
 
 def test_standard_headers_count_down_per_staff_member(staff_client):

@@ -18,10 +18,18 @@ def schema(django_db_blocker):
 def test_it_is_openapi_3_with_every_foundation_operation(schema):
     assert schema["openapi"].startswith("3")
     ops = {(m.upper(), p) for p, item in schema["paths"].items() for m in item}
-    for op in [("POST", "/api/v1/auth/admin/login"), ("POST", "/api/v1/auth/refresh"), ("POST", "/api/v1/auth/logout"),
-               ("POST", "/api/v1/auth/user/register"), ("POST", "/api/v1/auth/user/login"),
-               ("POST", "/api/v1/auth/vendor/register"), ("POST", "/api/v1/auth/vendor/login"),
-               ("POST", "/api/v1/auth/otp/verify"), ("POST", "/api/v1/auth/otp/resend"), ("GET", "/api/v1/health")]:
+    for op in [
+        ("POST", "/api/v1/auth/admin/login"),
+        ("POST", "/api/v1/auth/refresh"),
+        ("POST", "/api/v1/auth/logout"),
+        ("POST", "/api/v1/auth/user/register"),
+        ("POST", "/api/v1/auth/user/login"),
+        ("POST", "/api/v1/auth/vendor/register"),
+        ("POST", "/api/v1/auth/vendor/login"),
+        ("POST", "/api/v1/auth/otp/verify"),
+        ("POST", "/api/v1/auth/otp/resend"),
+        ("GET", "/api/v1/health"),
+    ]:
         assert op in ops
 
 

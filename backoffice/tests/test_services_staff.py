@@ -9,8 +9,19 @@ PW1, PW2 = "First-Passw0rd!x", "Second-Passw0rd!y"
 
 def test_create_staff_creates_then_updates_the_same_account():
     call_command("create_staff", "--email", "Ada@Example.com", "--password", PW1, "--role", "support")
-    call_command("create_staff", "--email", "ada@example.com", "--password", PW2, "--role", "finance",
-                 "--first-name", "Ada", "--last-name", "Lovelace")
+    call_command(
+        "create_staff",
+        "--email",
+        "ada@example.com",
+        "--password",
+        PW2,
+        "--role",
+        "finance",
+        "--first-name",
+        "Ada",
+        "--last-name",
+        "Lovelace",
+    )
     staff = Staff.objects.get()
     assert staff.email == "ada@example.com" and staff.role == "finance"
     assert (staff.first_name, staff.last_name) == ("Ada", "Lovelace")
