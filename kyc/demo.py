@@ -15,7 +15,13 @@ def seed(stdout) -> None:
     for phone, first, last, email, referral in DEMO_USERS:
         PlatformUser.objects.get_or_create(
             phone_number=phone,
-            defaults={"first_name": first, "last_name": last, "email": email, "referral_code": referral,
-                      "password": make_password("User-Demo-2026!"), "is_phone_verified": True},
+            defaults={
+                "first_name": first,
+                "last_name": last,
+                "email": email,
+                "referral_code": referral,
+                "password": make_password("User-Demo-2026!"),
+                "is_phone_verified": True,
+            },
         )
     stdout.write(f"Users: {len(DEMO_USERS)} (password User-Demo-2026!)")
