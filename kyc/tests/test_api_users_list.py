@@ -21,8 +21,17 @@ def test_list_items_carry_the_interface_fields_and_the_general_pagination(admin_
     assert body["pagination"] == {"page": 1, "limit": 20, "total": 1, "totalPages": 1}
     item = body["data"][0]
     assert set(item) >= {
-        "id", "phoneNumber", "email", "firstName", "lastName", "verificationStatus", "riskRating",
-        "currentRiskScore", "balance", "isVerified", "createdAt",
+        "id",
+        "phoneNumber",
+        "email",
+        "firstName",
+        "lastName",
+        "verificationStatus",
+        "riskRating",
+        "currentRiskScore",
+        "balance",
+        "isVerified",
+        "createdAt",
     }
     assert item["balance"] == 12.5
     assert item["createdAt"].endswith("Z")
@@ -106,9 +115,7 @@ def test_sort_by_outside_the_whitelist_is_400(admin_client_api, field):
 def test_start_and_end_dates_are_inclusive_bounds_on_created_at(admin_client_api):
     user = PlatformUserFactory()
     day = timezone.now().date()
-    assert ids(admin_client_api.get(BASE, {"startDate": day.isoformat(), "endDate": day.isoformat()})) == {
-        str(user.pk)
-    }
+    assert ids(admin_client_api.get(BASE, {"startDate": day.isoformat(), "endDate": day.isoformat()})) == {str(user.pk)}
     tomorrow = (day + dt.timedelta(days=1)).isoformat()
     assert admin_client_api.get(BASE, {"startDate": tomorrow}).json()["pagination"]["total"] == 0
 
