@@ -24,7 +24,6 @@ The bench data is synthetic: balances are not derived from the bench ledger.
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -360,7 +359,8 @@ def measure(runs: int) -> list[tuple]:
     with transaction.atomic():
         with connection.cursor() as cur:
             cur.execute(
-                "SELECT indexname FROM pg_indexes WHERE tablename = 'kyc_platformuser' AND indexdef LIKE '%%created_at%%'"
+                "SELECT indexname FROM pg_indexes WHERE tablename = %s AND indexdef LIKE %s",
+                ["kyc_platformuser", "%created_at%"],
             )
             for (name,) in cur.fetchall():
                 cur.execute(f'DROP INDEX "{name}"')
