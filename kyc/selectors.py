@@ -83,6 +83,23 @@ def estimated_count(queryset: QuerySet) -> int:
     return estimate if estimate > EXACT_COUNT_LIMIT else queryset.count()
 
 
+DEFERRED_JOIN_OFFSET = 1_000
+
+
+def page_of(queryset: QuerySet, *, offset: int, limit: int) -> list:
+    """One page of an ordered queryset; deep pages first find their ids, then fetch only those rows.
+
+    Skipping 100,000 rows through the list index costs little when only the
+    index is read (the ids are in it); reading each skipped row from the
+    table is what makes deep OFFSETs slow.
+    """
+    if offset < DEFERRED_JOIN_OFFSET:
+        return list(queryset[offset : offset + limit])
+    ids = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
+    by_id = {row.pk: row for row in queryset.order_by().filter(pk__in=ids)}
+    return [by_id[pk] for pk in ids if pk in by_id]
+
+
 def user_stats(*, now: dt.datetime | None = None) -> dict[str, int]:
     """Counts of the stats endpoint in one aggregate query (archived users excluded)."""
     now = now or timezone.now()

@@ -25,7 +25,7 @@ class UserPagination(EnvelopePagination):
         self.page, self.limit = page_params(request, default_limit=self.default_limit)
         self.total = selectors.estimated_count(queryset)
         offset = (self.page - 1) * self.limit
-        return list(queryset[offset : offset + self.limit])
+        return selectors.page_of(queryset, offset=offset, limit=self.limit)
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(

@@ -137,3 +137,13 @@ def test_put_on_the_collection_is_405(admin_client_api):
     response = admin_client_api.put(BASE, {}, format="json")
     assert response.status_code == 405
     assert response.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
+
+
+def test_deep_pages_find_their_ids_first_and_keep_the_order(admin_client_api, monkeypatch):
+    from kyc import selectors
+
+    monkeypatch.setattr(selectors, "DEFERRED_JOIN_OFFSET", 2)
+    users = PlatformUserFactory.create_batch(5)
+    expected = [str(u.pk) for u in sorted(users, key=lambda u: (u.created_at, u.pk), reverse=True)][2:4]
+    data = admin_client_api.get(BASE, {"limit": 2, "page": 2}).json()["data"]
+    assert [u["id"] for u in data] == expected
