@@ -155,5 +155,7 @@ def test_the_ledger_page_is_read_only_and_the_dashboard_shows_user_cards():
     user = PlatformUserFactory()
     transaction_record(user=user, type="TOP_UP", amount=Decimal("5.00"))
     assert client.get(reverse("admin:kyc_transaction_changelist")).status_code == 200
+    whole_ledger = client.get(reverse("admin:kyc_transaction_changelist"), {"user__id__exact": user.pk})
+    assert whole_ledger.status_code == 200 and "5.00" in whole_ledger.content.decode()
     dashboard = client.get(reverse("admin:index")).content.decode()
     assert "Pending verification" in dashboard
