@@ -4,6 +4,7 @@ import hashlib
 import logging
 import secrets
 import string
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 
@@ -113,6 +114,18 @@ def user_phone_verify(*, user: PlatformUser, code: str) -> PlatformUser:
     return user
 
 
+# Called with every ledger row right after it is written, inside the same database transaction
+# and under the wallet's row lock: the AML engine registers here (``on_transaction_recorded``),
+# and a hook that raises a DomainError refuses the transaction (nothing is written).
+TRANSACTION_HOOKS: list[Callable[[Transaction], None]] = []
+
+
+def on_transaction_recorded(hook: Callable[[Transaction], None]) -> Callable[[Transaction], None]:
+    if hook not in TRANSACTION_HOOKS:
+        TRANSACTION_HOOKS.append(hook)
+    return hook
+
+
 @transaction.atomic
 def transaction_record(
     *,
@@ -167,6 +180,8 @@ def transaction_record(
         locked.refresh_from_db(fields=["balance"])
         tx.balance_after = locked.balance
     tx.save()
+    for hook in TRANSACTION_HOOKS:
+        hook(tx)
     user.balance = locked.balance
     return tx
 
