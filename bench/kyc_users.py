@@ -10,7 +10,8 @@ baseline measured in the same run:
   ``created_at`` (dropped inside a transaction that is rolled back);
 * search for name fragments, against the same requests without the pg_trgm
   indexes (dropped the same way);
-* user detail, against the framework floor (a 404 that touches no user row).
+* user detail, against the framework floor (a 404 that touches no user row);
+* the admin site's user list and search (signed-in session), against the same baselines.
 
 Usage (from the project root)::
 
@@ -346,16 +347,37 @@ def measure(runs: int) -> list[tuple]:
             term = next(terms)
         get("/api/v1/admin/users/search", {"q": term})
 
-    cases = {
-        "list page 1": lambda: get("/api/v1/admin/users"),
-        f"list page {deep_page}": lambda: get("/api/v1/admin/users", {"page": deep_page}),
-        "search (name fragment)": search,
-        "user detail": lambda: get(f"/api/v1/admin/users/{some_user}"),
-    }
-    indexed = {name: timed(fn, runs) for name, fn in cases.items()}
-    floor = timed(lambda: get("/api/v1/admin/users/not-a-uuid"), runs)
+    from django.test import Client
 
+    browser = Client()
+    browser.force_login(staff)
+    admin_terms = iter(())
+
+    def admin_search():
+        nonlocal admin_terms
+        term = next(admin_terms, None)
+        if term is None:
+            admin_terms = iter(SEARCH_TERMS)
+            term = next(admin_terms)
+        response = browser.get("/admin/kyc/platformuser/", {"q": term})
+        assert response.status_code == 200, response.status_code
+
+    def admin_list():
+        assert browser.get("/admin/kyc/platformuser/").status_code == 200
+
+    # case -> (what the baseline removes, callable)
+    cases = {
+        "list page 1": ("list", lambda: get("/api/v1/admin/users")),
+        f"list page {deep_page}": ("list", lambda: get("/api/v1/admin/users", {"page": deep_page})),
+        "search (name fragment)": ("search", search),
+        "user detail": ("floor", lambda: get(f"/api/v1/admin/users/{some_user}")),
+        "admin site: user list": ("list", admin_list),
+        "admin site: search": ("search", admin_search),
+    }
+    indexed = {name: timed(fn, runs) for name, (_, fn) in cases.items()}
     baseline = {}
+    baseline_runs = max(5, runs // 3)
+    floor = timed(lambda: get("/api/v1/admin/users/not-a-uuid"), runs)
     with transaction.atomic():
         with connection.cursor() as cur:
             cur.execute(
@@ -364,31 +386,29 @@ def measure(runs: int) -> list[tuple]:
             )
             for (name,) in cur.fetchall():
                 cur.execute(f'DROP INDEX "{name}"')
-        for name in list(cases)[:2]:
-            baseline[name] = timed(cases[name], max(5, runs // 3))
+        for name, (group, fn) in cases.items():
+            if group == "list":
+                baseline[name] = timed(fn, baseline_runs)
         transaction.set_rollback(True)
     with transaction.atomic():
         with connection.cursor() as cur:
             for column in TRGM_COLUMNS:
                 cur.execute(f"DROP INDEX kyc_user_trgm_{column}")
-        baseline["search (name fragment)"] = timed(search, max(5, runs // 3))
+        for name, (group, fn) in cases.items():
+            if group == "search":
+                baseline[name] = timed(fn, baseline_runs)
         transaction.set_rollback(True)
-    baseline["user detail"] = floor
-
+    labels = {"list": "no created_at indexes", "search": "no pg_trgm indexes", "floor": "framework floor (404)"}
     rows = []
     for name, samples in indexed.items():
-        base = baseline[name]
-        label = (
-            "framework floor (404)"
-            if name == "user detail"
-            else ("no pg_trgm indexes" if name.startswith("search") else "no created_at indexes")
-        )
+        group = cases[name][0]
+        base = floor if group == "floor" else baseline[name]
         rows.append(
             (
                 name,
                 p(samples, 0.5),
                 p(samples, 0.95),
-                label,
+                labels[group],
                 p(base, 0.5),
                 p(base, 0.95),
                 p(base, 0.95) / p(samples, 0.95),

@@ -5,10 +5,12 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.paginator import Paginator
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.functional import cached_property
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
@@ -26,6 +28,14 @@ VERIFICATION_COLOURS = {
 }
 RISK_COLOURS = {RiskRating.LOW: "success", RiskRating.MEDIUM: "warning", RiskRating.HIGH: "danger"}
 LEDGER_ROWS_SHOWN = 50
+
+
+class EstimatedCountPaginator(Paginator):
+    """Exact counts on small results, the planner's estimate on huge ones (see selectors.estimated_count)."""
+
+    @cached_property
+    def count(self):
+        return selectors.estimated_count(self.object_list)
 
 
 class ArchiveStateFilter(admin.SimpleListFilter):
@@ -102,6 +112,7 @@ class PlatformUserAdmin(ModelAdmin):
     search_help_text = "Name, legacy names, phone, e-mail or ID number"
     list_per_page = 50
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     ordering = ("-created_at", "-id")
     actions = ["archive_selected", "restore_selected"]
     actions_detail = ["credit_wallet", "archive_user", "restore_user"]
@@ -323,7 +334,7 @@ class TransactionAdmin(ModelAdmin):
     search_fields = ("reference",)
     list_select_related = ("user", "actor")
     show_full_result_count = False
-    date_hierarchy = "created_at"
+    paginator = EstimatedCountPaginator
     list_per_page = 50
     readonly_fields = (
         "reference",
