@@ -10,7 +10,7 @@ from django.db.models import Avg, Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from backoffice.errors import NotFound
-from backoffice.phones import try_normalise_phone
+from backoffice.phones import normalise_phone
 from kyc.choices import TransactionStatus, VerificationStatus
 from kyc.models import KycDocument, PlatformUser, Transaction, VerificationRecord
 
@@ -53,9 +53,12 @@ def user_get(*, user_id, queryset: QuerySet | None = None) -> PlatformUser:
 
 
 def user_by_phone(*, phone_number: str) -> PlatformUser:
-    """The active user holding this number, given in any format libphonenumber reads (default region SZ)."""
-    phone = try_normalise_phone(phone_number)
-    user = PlatformUser.objects.filter(phone_number=phone, is_archived=False).first() if phone else None
+    """The active user holding this number, given in any format libphonenumber reads (default region SZ).
+
+    Something that is not a phone number at all is a 400 naming ``phoneNumber``.
+    """
+    phone = normalise_phone(phone_number)
+    user = PlatformUser.objects.filter(phone_number=phone, is_archived=False).first()
     if user is None:
         raise NotFound("User not found")
     return user

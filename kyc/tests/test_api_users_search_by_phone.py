@@ -42,3 +42,10 @@ def test_phone_number_is_required(admin_client_api):
     response = admin_client_api.post(URL, {}, format="json")
     assert response.status_code == 400
     assert "phoneNumber" in response.json()["error"]["details"]
+
+
+@pytest.mark.parametrize("typed", ["not a number", "123"])
+def test_something_that_is_not_a_phone_number_is_400(admin_client_api, typed):
+    response = admin_client_api.post(URL, {"phoneNumber": typed}, format="json")
+    assert response.status_code == 400
+    assert "phoneNumber" in response.json()["error"]["details"]
