@@ -209,7 +209,11 @@ def user_history(*, user: PlatformUser) -> UserHistory:
 
 def user_has_retention_hold(*, user: PlatformUser) -> bool:
     """True while the law says the user's records must be kept: they are the subject of a SAR,
-    or a SAR points at one of their ledger rows (purging those would cut the report's evidence)."""
-    if user.sars.exists():
-        return True
-    return Transaction.sars.through.objects.filter(transaction__user=user).exists()
+    or a SAR cites one of their ledger rows or alerts (purging those would cut the report's evidence)."""
+    from compliance.models import SAR  # compliance builds on kyc, so it is imported only when needed
+
+    return (
+        user.sars.exists()
+        or SAR.objects.filter(related_transactions__user=user).exists()
+        or SAR.objects.filter(related_alerts__user=user).exists()
+    )

@@ -5,7 +5,7 @@ import pytest
 from django.core.files.storage import default_storage
 
 from backoffice.models import AuditLog
-from compliance.models import SAR
+from compliance.models import SAR, Alert
 from kyc.models import KycDocument, PlatformUser, Transaction, VerificationRecord
 from kyc.services import transaction_record
 from kyc.tests.conftest import user_url
@@ -87,6 +87,22 @@ def test_a_user_whose_ledger_a_sar_cites_is_kept_too(staff_client, media):
     sar = _sar(subject, staff)
     sar.related_transactions.add(counterparty.transactions.first())
     assert client.delete(user_url(counterparty, "purge")).status_code == 409
+
+
+def test_a_user_whose_alert_a_sar_cites_is_kept_too(staff_client, media):
+    client, staff = staff_client("admin")
+    subject = PlatformUserFactory()
+    other, _ = full_user()
+    alert = Alert.objects.create(user=other, dedup_key=f"test-{other.pk}")
+    _sar(subject, staff).related_alerts.add(alert)
+    assert client.delete(user_url(other, "purge")).status_code == 409
+
+
+def test_alerts_of_a_user_without_a_sar_go_with_the_purge(admin_client_api, media):
+    user, _ = full_user()
+    Alert.objects.create(user=user, dedup_key=f"test-{user.pk}")
+    assert admin_client_api.delete(user_url(user, "purge")).status_code == 200
+    assert not Alert.objects.exists()
 
 
 def test_purging_an_unknown_user_is_404(admin_client_api):
