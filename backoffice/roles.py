@@ -57,6 +57,8 @@ ADMIN_SITE_PERMISSIONS: dict[str, set[str]] = {
         "backoffice.delete_staff",
     },
     "audit.read": {"backoffice.view_auditlog"},
+    "users.read": {"kyc.view_platformuser", "kyc.view_transaction"},
+    "users.update": {"kyc.change_platformuser"},
 }
 
 

@@ -67,7 +67,9 @@ class EnvelopeAutoSchema(AutoSchema):
                     if "json" not in media:
                         continue
                     schema = content.get("schema") or {}
-                    if "success" not in (schema.get("properties") or {}):
+                    # paginated lists are components named Paginated...: already the whole envelope
+                    paginated = schema.get("$ref", "").rsplit("/", 1)[-1].startswith("Paginated")
+                    if not paginated and "success" not in (schema.get("properties") or {}):
                         content["schema"] = wrap_success(schema)
         for code, description in ERROR_DESCRIPTIONS.items():
             if code in ("401", "403") and not self.get_auth():

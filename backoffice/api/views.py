@@ -5,6 +5,7 @@ import logging
 from django.core.cache import cache
 from django.core.files.storage import default_storage
 from django.db import connection
+from django.http import FileResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes, permission_classes, schema
@@ -15,6 +16,7 @@ from backoffice.api.envelope import error_body, ok
 from backoffice.api.permissions import IsStaff, Public
 from backoffice.api.serializers import StaffMeOut
 from backoffice.errors import NotFound
+from backoffice.files import file_name_from_token, guess_content_type
 
 logger = logging.getLogger("backoffice.health")
 
@@ -90,3 +92,26 @@ class StaffMeView(APIView):
     @extend_schema(summary="The signed-in staff member", responses={200: StaffMeOut})
     def get(self, request):
         return ok(StaffMeOut(request.user).data)
+
+
+class FileDownloadView(APIView):
+    """Streams a private file named by a signed, expiring token (``backoffice.files``).
+
+    The signature is the credential, so the link works in an ``<img>`` tag
+    of the admin site or a client without a bearer header; a forged or
+    expired token is a 404, whether or not the file exists.
+    """
+
+    authentication_classes = []
+    permission_classes = [Public]
+    envelope = False
+
+    @extend_schema(summary="Download a private file through a signed link", responses={(200, "*/*"): bytes})
+    def get(self, request, token: str):
+        name = file_name_from_token(token)
+        if name is None or not default_storage.exists(name):
+            raise NotFound("File not found")
+        response = FileResponse(default_storage.open(name, "rb"), content_type=guess_content_type(name))
+        response["Content-Disposition"] = "inline"
+        response["Cache-Control"] = "private, no-store"
+        return response
