@@ -81,3 +81,10 @@ def test_non_api_paths_keep_django_html_404(client):
     r = client.get("/definitely-not-here/")
     assert r.status_code == 404
     assert not r["Content-Type"].startswith("application/json")
+
+
+def test_wrong_method_on_a_role_guarded_route_is_405_not_403(staff_client):
+    from backoffice.choices import StaffRole
+
+    client, _ = staff_client(StaffRole.SUPPORT)
+    assert_envelope(client.delete("/api/v1/admin/me"), 405, "METHOD_NOT_ALLOWED")

@@ -5,7 +5,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import MethodNotAllowed, ValidationError
+from rest_framework.exceptions import ValidationError
 
 from backoffice.api.envelope import ok
 from backoffice.api.pagination import EnvelopePagination, page_params
@@ -72,12 +72,6 @@ class UserViewSet(viewsets.GenericViewSet):
         "add_balance": "users.credit",
         "purge": "users.purge",
     }
-
-    def initial(self, request, *args, **kwargs):
-        # a method the route does not map is a 405, not a 403 from the role check that runs first
-        if self.action is None and request.method.lower() != "options":
-            raise MethodNotAllowed(request.method)
-        super().initial(request, *args, **kwargs)
 
     def get_queryset(self):
         if self.action in ("list", "search"):
