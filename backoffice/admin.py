@@ -1,11 +1,18 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.models import Group
+from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 from unfold.admin import ModelAdmin
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
 
 from backoffice import services
 from backoffice.errors import DomainError
 from backoffice.models import AuditLog, Staff
+
+# Roles replace groups, and token rows are machinery, not something staff should browse or edit.
+for _model in (Group, OutstandingToken, BlacklistedToken):
+    if admin.site.is_registered(_model):
+        admin.site.unregister(_model)
 
 admin.site.site_header = "Vikela Back Office"
 admin.site.site_title = "Vikela Back Office"
@@ -44,7 +51,10 @@ class StaffAdmin(BaseUserAdmin, ModelAdmin):
         ("Dates", {"fields": ("last_login", "created_at", "updated_at")}),
     )
     add_fieldsets = (
-        (None, {"classes": ("wide",), "fields": ("email", "first_name", "last_name", "role", "password1", "password2")}),
+        (
+            None,
+            {"classes": ("wide",), "fields": ("email", "first_name", "last_name", "role", "password1", "password2")},
+        ),
     )
 
     def save_model(self, request, obj, form, change):
@@ -65,7 +75,16 @@ class AuditLogAdmin(ModelAdmin):
     date_hierarchy = "created_at"
     list_select_related = ("actor",)
     show_full_result_count = False
-    readonly_fields = ("created_at", "actor", "actor_email", "action", "object_type", "object_id", "changes", "ip_address")
+    readonly_fields = (
+        "created_at",
+        "actor",
+        "actor_email",
+        "action",
+        "object_type",
+        "object_id",
+        "changes",
+        "ip_address",
+    )
     fields = readonly_fields
 
     def has_add_permission(self, request):

@@ -33,10 +33,18 @@ def _staff_cards(request):
     since = timezone.now() - timezone.timedelta(hours=24)
     staff = Staff.objects.aggregate(active=Count("id", filter=Q(is_active=True)))
     return [
-        {"title": "Active staff", "value": staff["active"], "hint": "Accounts that can sign in",
-         "link": reverse("admin:backoffice_staff_changelist")},
-        {"title": "Audit events (24 h)", "value": AuditLog.objects.filter(created_at__gte=since).count(),
-         "hint": "Staff writes recorded", "link": reverse("admin:backoffice_auditlog_changelist")},
+        {
+            "title": "Active staff",
+            "value": staff["active"],
+            "hint": "Accounts that can sign in",
+            "link": reverse("admin:backoffice_staff_changelist"),
+        },
+        {
+            "title": "Audit events (24 h)",
+            "value": AuditLog.objects.filter(created_at__gte=since).count(),
+            "hint": "Staff writes recorded",
+            "link": reverse("admin:backoffice_auditlog_changelist"),
+        },
     ]
 
 

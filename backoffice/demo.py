@@ -17,7 +17,7 @@ DEMO_PASSWORD = "Vikela-Demo-2026!"
 
 
 def seed(stdout) -> None:
-    stdout.write("Staff (password for all: %s)" % DEMO_PASSWORD)
+    stdout.write(f"Staff (password for all: {DEMO_PASSWORD})")
     for email, role, first, last in DEMO_STAFF:
         existing = Staff.objects.filter(email=email).first()
         if existing is None or not existing.check_password(DEMO_PASSWORD) or existing.role != role:

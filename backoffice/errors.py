@@ -12,8 +12,14 @@ class DomainError(Exception):
     code = "VALIDATION_ERROR"
     default_message = "Validation error"
 
-    def __init__(self, message: str | None = None, *, code: str | None = None, status: int | None = None,
-                 details: dict[str, list[str]] | None = None):
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        code: str | None = None,
+        status: int | None = None,
+        details: dict[str, list[str]] | None = None,
+    ):
         self.message = message or self.default_message
         if code:
             self.code = code

@@ -13,7 +13,9 @@ def normalise_phone(raw: str, *, field: str = "phoneNumber") -> str:
     except phonenumbers.NumberParseException:
         parsed = None
     if parsed is None or not phonenumbers.is_valid_number(parsed):
-        raise ValidationFailed("Invalid phone number", details={field: ["Enter a valid phone number with country code."]})
+        raise ValidationFailed(
+            "Invalid phone number", details={field: ["Enter a valid phone number with country code."]}
+        )
     return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
 
 

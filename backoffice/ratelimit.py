@@ -50,7 +50,7 @@ def _key(group: str, request) -> str:
         if len(parts) == 2 and parts[0] == "Bearer":
             principal = tokens.peek_principal(parts[1])
             if principal:
-                return "principal:%s:%s" % principal
+                return "principal:{}:{}".format(*principal)
     return "ip:" + client_ip(request)
 
 

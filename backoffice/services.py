@@ -86,7 +86,9 @@ def staff_upsert(
 ) -> tuple[Staff, bool]:
     """Create a staff account, or update the one with this e-mail (idempotent)."""
     if role not in StaffRole.values:
-        raise ValidationFailed(f"Unknown role {role!r}", details={"role": [f"Must be one of {', '.join(StaffRole.values)}."]})
+        raise ValidationFailed(
+            f"Unknown role {role!r}", details={"role": [f"Must be one of {', '.join(StaffRole.values)}."]}
+        )
     email = (email or "").strip().lower()
     staff = Staff.objects.select_for_update().filter(email__iexact=email).first()
     created = staff is None

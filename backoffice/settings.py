@@ -134,6 +134,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "admin:login"
+LOGIN_REDIRECT_URL = "admin:index"
 
 ACCESS_TOKEN_MINUTES = env_int("ACCESS_TOKEN_MINUTES", 15, minimum=1)
 REFRESH_TOKEN_DAYS = env_int("REFRESH_TOKEN_DAYS", 7, minimum=1)
@@ -195,10 +196,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    "SECURITY": [{"jwtAuth": []}],
-    "APPEND_COMPONENTS": {
-        "securitySchemes": {"jwtAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}}
-    },
+    "ENUM_NAME_OVERRIDES": {"PartStatusEnum": ["ok", "error"]},
 }
 
 # ---------------------------------------------------------------- storage
@@ -207,6 +205,8 @@ MEDIA_ROOT = env_str("MEDIA_ROOT", str(BASE_DIR / "media"))
 MEDIA_URL = env_str("MEDIA_URL", "/media/")
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Collected files are served by WhiteNoise; before collectstatic (tests, dev) it finds them in the apps.
+WHITENOISE_USE_FINDERS = True
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 AWS_STORAGE_BUCKET_NAME = env_str("AWS_STORAGE_BUCKET_NAME")

@@ -38,6 +38,23 @@ UNFOLD = {
                 ],
             },
             {
+                "title": "KYC",
+                "items": [
+                    {
+                        "title": "Users",
+                        "icon": "group",
+                        "link": reverse_lazy("admin:kyc_platformuser_changelist"),
+                        "permission": lambda request: request.user.has_perm("kyc.view_platformuser"),
+                    },
+                    {
+                        "title": "Ledger",
+                        "icon": "receipt_long",
+                        "link": reverse_lazy("admin:kyc_transaction_changelist"),
+                        "permission": lambda request: request.user.has_perm("kyc.view_transaction"),
+                    },
+                ],
+            },
+            {
                 "title": "AML",
                 "items": [
                     {

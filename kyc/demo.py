@@ -1,21 +1,244 @@
-"""Demo users. The KYC issue extends this with every state, documents and months of ledger."""
+"""Demo KYC users: every verification state and risk rating, archived ones, NFC cards, ID documents
+and about five months of ledger written through ``kyc.services.transaction_record``.
+
+Deterministic (``random.Random(SEED)``, fixed dates) and idempotent: a user that already exists
+(found by phone number) is left as it is, so running the seed twice changes nothing.
+"""
+
+import datetime as dt
+import random
+from decimal import Decimal
 
 from django.contrib.auth.hashers import make_password
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 
-from kyc.models import PlatformUser
+from backoffice.models import Staff
+from kyc.choices import Channel, DocumentType, RiskRating, Sex, TransactionType, VerificationStatus, VerificationType
+from kyc.models import KycDocument, PlatformUser, VerificationRecord
+from kyc.pngs import solid_png
+from kyc.services import transaction_record
+from vendors.models import Vendor
 
+SEED = 20261121
+PASSWORD = "User-Demo-2026!"
+BASE = dt.datetime(2026, 6, 1, 8, 0, tzinfo=dt.UTC)
+LEDGER_DAYS = 150
+
+# The first three are the platform's long-standing demo users; other areas' demo data refers to them.
 DEMO_USERS = [
     ("+26876200001", "Nokuthula", "Dlamini", "nokuthula@users.demo", "KYC00001"),
     ("+26876200002", "Sibusiso", "Mkhonta", "sibusiso@users.demo", "KYC00002"),
     ("+26876200003", "Lungile", "Vilakati", "lungile@users.demo", "KYC00003"),
 ]
+FIRST_NAMES = [
+    ("Thabo", Sex.MALE),
+    ("Nomvula", Sex.FEMALE),
+    ("Sandile", Sex.MALE),
+    ("Zanele", Sex.FEMALE),
+    ("Mandla", Sex.MALE),
+    ("Phindile", Sex.FEMALE),
+    ("Bheki", Sex.MALE),
+    ("Siphesihle", Sex.FEMALE),
+    ("Mfanzile", Sex.MALE),
+    ("Nonhlanhla", Sex.FEMALE),
+    ("Vusi", Sex.MALE),
+    ("Thandeka", Sex.FEMALE),
+]
+LAST_NAMES = ["Dlamini", "Simelane", "Nxumalo", "Magagula", "Hlophe", "Kunene", "Mamba", "Shongwe", "Zwane", "Motsa"]
+REGIONS = ["Hhohho", "Manzini", "Lubombo", "Shiselweni"]
+OCCUPATIONS = ["Teacher", "Trader", "Nurse", "Student", "Farmer", "Driver", "Civil servant", "Unemployed"]
+STATES = [VerificationStatus.VERIFIED, VerificationStatus.PENDING, VerificationStatus.REJECTED]
+RATINGS = [(RiskRating.LOW, 12), (RiskRating.MEDIUM, 48), (RiskRating.HIGH, 81)]
+GENERATED = 24
+
+
+def _profiles(rng: random.Random) -> list[dict]:
+    profiles = []
+    for i, (phone, first, last, email, referral) in enumerate(DEMO_USERS):
+        profiles.append(
+            {
+                "phone": phone,
+                "first": first,
+                "last": last,
+                "email": email,
+                "referral": referral,
+                "sex": Sex.FEMALE if i != 1 else Sex.MALE,
+                "index": i,
+            }
+        )
+    for n in range(GENERATED):
+        first, sex = FIRST_NAMES[n % len(FIRST_NAMES)]
+        last = LAST_NAMES[(n * 7) % len(LAST_NAMES)]
+        profiles.append(
+            {
+                "phone": f"+268762{10001 + n:05d}",
+                "first": first,
+                "last": last,
+                "email": f"{first.lower()}.{last.lower()}{n}@users.demo",
+                "referral": f"KYC{10001 + n:05d}",
+                "sex": sex,
+                "index": len(DEMO_USERS) + n,
+            }
+        )
+    for p in profiles:
+        i = p["index"]
+        p["status"] = STATES[i % 3]
+        p["rating"], base_score = RATINGS[(i // 3) % 3]
+        p["score"] = base_score + rng.randint(0, 9)
+        p["archived"] = i % 9 == 8
+        p["card"] = f"NFC-{400000 + i:06d}" if i % 3 != 1 else None
+        p["region"] = REGIONS[i % len(REGIONS)]
+        p["occupation"] = OCCUPATIONS[rng.randrange(len(OCCUPATIONS))]
+        born = dt.date(1960, 1, 1) + dt.timedelta(days=rng.randrange(365 * 42))
+        p["dob"] = born
+        p["id_number"] = f"{born:%y%m%d}{5000 if p['sex'] == Sex.MALE else 0:04d}{i:02d}{rng.randint(0, 9)}"[:13]
+        p["joined"] = BASE + dt.timedelta(days=i, hours=rng.randint(0, 10))
+    return profiles
+
+
+def _store_documents(user: PlatformUser, profile: dict) -> None:
+    colours = {
+        DocumentType.ID_FRONT: (30, 60, 120),
+        DocumentType.ID_BACK: (90, 110, 140),
+        DocumentType.SELFIE: (200, 160, 120),
+    }
+    for doc_type, rgb in colours.items():
+        name = f"kyc/demo/{profile['phone'][1:]}_{doc_type.lower()}.png"
+        if not default_storage.exists(name):
+            default_storage.save(name, ContentFile(solid_png(64, 40, rgb)))
+        doc = KycDocument(user=user, type=doc_type, content_type="image/png", size=default_storage.size(name))
+        doc.file.name = name
+        doc.save()
+        KycDocument.objects.filter(pk=doc.pk).update(uploaded_at=profile["joined"] + dt.timedelta(hours=1))
+
+
+def _record_verification(user: PlatformUser, profile: dict) -> None:
+    started = profile["joined"] + dt.timedelta(hours=2)
+    done = profile["status"] != VerificationStatus.PENDING
+    record = VerificationRecord.objects.create(
+        user=user,
+        type=VerificationType.IDENTITY,
+        status=profile["status"],
+        completed_at=started + dt.timedelta(minutes=6) if done else None,
+        notes="" if profile["status"] != VerificationStatus.REJECTED else "Face did not match the ID photo",
+    )
+    VerificationRecord.objects.filter(pk=record.pk).update(created_at=started)
+
+
+def _ledger(rng: random.Random, user: PlatformUser, profile: dict, peers: list[PlatformUser], vendors, finance) -> int:
+    """A few months of everyday wallet life; debits never exceed the balance, so every row applies."""
+    balance = Decimal("0.00")
+    moment = profile["joined"] + dt.timedelta(days=1)
+    end = BASE + dt.timedelta(days=LEDGER_DAYS)
+    count = 0
+    while moment < end:
+        moment += dt.timedelta(hours=rng.randint(20, 110), minutes=rng.randint(0, 59))
+        count += 1
+        ref = f"DEMO-{profile['phone'][-5:]}-{count:04d}"
+        roll = rng.random()
+        common = {"user": user, "reference": ref, "created_at": moment, "region": profile["region"]}
+        if balance < Decimal("50") or roll < 0.3:
+            amount = Decimal(rng.choice([50, 100, 150, 200, 300, 500, 1000])) + Decimal(rng.randint(0, 99)) / 100
+            channel = rng.choice([Channel.MOBILE_MONEY, Channel.MOBILE_MONEY, Channel.BANK, Channel.CARD])
+            transaction_record(type=TransactionType.TOP_UP, amount=amount, channel=channel, **common)
+            balance += amount
+            continue
+        amount = (balance * Decimal(rng.randint(5, 40)) / 100).quantize(Decimal("0.01"))
+        if amount < Decimal("1.00"):
+            continue
+        if roll < 0.55 and vendors:
+            transaction_record(
+                type=TransactionType.VENDOR_PAYMENT,
+                amount=amount,
+                counterparty_vendor=vendors[rng.randrange(len(vendors))],
+                **common,
+            )
+        elif roll < 0.7 and profile["card"]:
+            transaction_record(type=TransactionType.CARD_PAYMENT, amount=amount, channel=Channel.CARD, **common)
+        elif roll < 0.85 and peers:
+            peer = peers[rng.randrange(len(peers))]
+            transaction_record(type=TransactionType.TRANSFER_OUT, amount=amount, counterparty_user=peer, **common)
+            transaction_record(
+                type=TransactionType.TRANSFER_IN,
+                amount=amount,
+                counterparty_user=user,
+                user=peer,
+                reference=ref + "-IN",
+                created_at=moment,
+                region=profile["region"],
+            )
+        elif roll < 0.97:
+            country = "SZ" if rng.random() < 0.85 else rng.choice(["ZA", "MZ"])
+            transaction_record(
+                type=TransactionType.WITHDRAWAL,
+                amount=amount,
+                country=country,
+                channel=rng.choice([Channel.MOBILE_MONEY, Channel.BANK]),
+                **common,
+            )
+        else:
+            amount = Decimal("25.00")
+            transaction_record(
+                type=TransactionType.ADMIN_CREDIT, amount=amount, actor=finance, reason="Loyalty promotion", **common
+            )
+            balance += amount
+            continue
+        balance -= amount
+    return count
 
 
 def seed(stdout) -> None:
-    for phone, first, last, email, referral in DEMO_USERS:
-        PlatformUser.objects.get_or_create(
-            phone_number=phone,
-            defaults={"first_name": first, "last_name": last, "email": email, "referral_code": referral,
-                      "password": make_password("User-Demo-2026!"), "is_phone_verified": True},
+    rng = random.Random(SEED)
+    profiles = _profiles(rng)
+    password = None
+    created: list[tuple[PlatformUser, dict]] = []
+    for p in profiles:
+        if PlatformUser.objects.filter(phone_number=p["phone"]).exists():
+            continue
+        password = password or make_password(PASSWORD)
+        user = PlatformUser.objects.create(
+            phone_number=p["phone"],
+            first_name=p["first"],
+            last_name=p["last"],
+            email=p["email"],
+            referral_code=p["referral"],
+            password=password,
+            is_phone_verified=True,
+            names=p["first"],
+            surname=p["last"].upper(),
+            id_number=p["id_number"],
+            date_of_birth=p["dob"],
+            sex=p["sex"],
+            nationality="Swazi",
+            occupation=p["occupation"],
+            region=p["region"],
+            verification_status=p["status"],
+            is_verified=p["status"] == VerificationStatus.VERIFIED,
+            risk_rating=p["rating"],
+            current_risk_score=p["score"],
+            nfc_card_number=p["card"],
+            rewards_points=rng.randint(0, 500),
         )
-    stdout.write(f"Users: {len(DEMO_USERS)} (password User-Demo-2026!)")
+        PlatformUser.objects.filter(pk=user.pk).update(created_at=p["joined"])
+        _store_documents(user, p)
+        _record_verification(user, p)
+        created.append((user, p))
+
+    if created:
+        peers = list(
+            PlatformUser.objects.filter(phone_number__in=[p["phone"] for p in profiles]).order_by("phone_number")
+        )
+        vendors = list(Vendor.objects.order_by("email"))
+        finance = Staff.objects.filter(role="finance").order_by("email").first()
+        for user, p in created:
+            others = [peer for peer in peers if peer.pk != user.pk]
+            _ledger(rng, user, p, others, vendors, finance)
+        # archived last, so the ledger above could still be written for them
+        for user, p in created:
+            if p["archived"]:
+                PlatformUser.objects.filter(pk=user.pk).update(
+                    is_archived=True, archived_at=BASE + dt.timedelta(days=140)
+                )
+    total = PlatformUser.objects.filter(phone_number__in=[p["phone"] for p in profiles]).count()
+    stdout.write(f"Users: {total} ({len(created)} new; password {PASSWORD})")

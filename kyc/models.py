@@ -72,9 +72,13 @@ class PlatformUser(models.Model):
             models.UniqueConstraint(fields=["email"], condition=~Q(email=""), name="kyc_user_email_unique"),
             models.CheckConstraint(condition=Q(balance__gte=0), name="kyc_user_balance_not_negative"),
             models.CheckConstraint(
-                condition=Q(current_risk_score__gte=0) & Q(current_risk_score__lte=100), name="kyc_user_risk_score_range"
+                condition=Q(current_risk_score__gte=0) & Q(current_risk_score__lte=100),
+                name="kyc_user_risk_score_range",
             ),
         ]
+        # The default list (active users, newest first, id as tie-breaker) reads straight off this index,
+        # so page 1 of a million users does not sort them.
+        indexes = [models.Index(fields=["is_archived", "-created_at", "-id"], name="kyc_user_active_created")]
 
     def __str__(self):
         return f"{self.full_name} ({self.phone_number})"
@@ -112,7 +116,11 @@ class Transaction(models.Model):
     reason = models.CharField(max_length=255, blank=True, default="")
     description = models.CharField(max_length=255, blank=True, default="")
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="Staff member who made an admin credit",
     )
     counterparty_user = models.ForeignKey(
@@ -181,3 +189,27 @@ class VerificationRecord(models.Model):
 
     def __str__(self):
         return f"{self.type} {self.status} for {self.user_id}"
+
+
+class CreditRequest(models.Model):
+    """The first answer to an admin credit sent with an ``Idempotency-Key`` header.
+
+    A retry with the same key (per staff member) gets ``response`` back instead
+    of a second credit; ``fingerprint`` (user, amount, reason) tells a retry
+    from a different request that reuses the key.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    user = models.ForeignKey(PlatformUser, on_delete=models.CASCADE, related_name="+")
+    transaction = models.ForeignKey(Transaction, null=True, on_delete=models.SET_NULL, related_name="+")
+    response = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["staff", "key"], name="kyc_credit_request_staff_key_unique")]
+
+    def __str__(self):
+        return f"credit request {self.key} by {self.staff_id}"

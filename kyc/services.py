@@ -1,7 +1,10 @@
 """Writes on KYC users and their ledger. Every write goes through here."""
 
+import hashlib
+import logging
 import secrets
 import string
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 
@@ -12,12 +15,15 @@ from django.db.models import F
 from django.utils import timezone
 
 from backoffice import tokens
-from backoffice.errors import Conflict, DomainError, ValidationFailed, django_validation_details
+from backoffice.errors import Conflict, DomainError, Unprocessable, ValidationFailed, django_validation_details
 from backoffice.otp import otp_check, otp_issue
 from backoffice.phones import normalise_phone
-from backoffice.services import check_password_or_fail, validate_new_password
+from backoffice.services import audit_record, check_password_or_fail, validate_new_password
 from kyc.choices import CREDIT_TYPES, Channel, TransactionStatus, TransactionType
-from kyc.models import PlatformUser, Transaction
+from kyc.models import CreditRequest, PlatformUser, Transaction
+from kyc.selectors import user_has_retention_hold
+
+logger = logging.getLogger("kyc.services")
 
 _REFERRAL_ALPHABET = string.ascii_uppercase + string.digits
 
@@ -67,7 +73,10 @@ def user_register(
     if email and PlatformUser.objects.filter(email__iexact=email).exists():
         raise Conflict("An account with this email already exists")
     user = PlatformUser(
-        phone_number=phone, email=email, first_name=first_name.strip(), last_name=last_name.strip(),
+        phone_number=phone,
+        email=email,
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
         referral_code=new_referral_code(),
     )
     validate_new_password(password, principal=user)
@@ -97,12 +106,24 @@ def user_login(*, phone_number: str, password: str) -> tuple[PlatformUser, token
     return user, tokens.issue_pair(kind=tokens.USER, principal_id=user.pk)
 
 
-@transaction.atomic
+# Not atomic: a wrong code's attempt count must be committed even though the call fails.
 def user_phone_verify(*, user: PlatformUser, code: str) -> PlatformUser:
     otp_check(phone_number=user.phone_number, code=code)
     user.is_phone_verified = True
     user.save(update_fields=["is_phone_verified", "updated_at"])
     return user
+
+
+# Called with every ledger row right after it is written, inside the same database transaction
+# and under the wallet's row lock: the AML engine registers here (``on_transaction_recorded``),
+# and a hook that raises a DomainError refuses the transaction (nothing is written).
+TRANSACTION_HOOKS: list[Callable[[Transaction], None]] = []
+
+
+def on_transaction_recorded(hook: Callable[[Transaction], None]) -> Callable[[Transaction], None]:
+    if hook not in TRANSACTION_HOOKS:
+        TRANSACTION_HOOKS.append(hook)
+    return hook
 
 
 @transaction.atomic
@@ -129,14 +150,26 @@ def transaction_record(
     none is lost; a debit larger than the balance is refused.
     """
     if type not in TransactionType.values:
-        raise ValidationFailed("Unknown transaction type", details={"type": [f"Must be one of {TransactionType.values}."]})
+        raise ValidationFailed(
+            "Unknown transaction type", details={"type": [f"Must be one of {TransactionType.values}."]}
+        )
     amount = Decimal(amount)
     locked = PlatformUser.objects.select_for_update().get(pk=user.pk)
     tx = Transaction(
-        user=locked, type=type, amount=amount, channel=channel, status=status, reason=reason,
-        description=description, reference=reference or new_reference(), actor=actor,
-        counterparty_user=counterparty_user, counterparty_vendor=counterparty_vendor, country=country,
-        region=region, created_at=created_at or timezone.now(),
+        user=locked,
+        type=type,
+        amount=amount,
+        channel=channel,
+        status=status,
+        reason=reason,
+        description=description,
+        reference=reference or new_reference(),
+        actor=actor,
+        counterparty_user=counterparty_user,
+        counterparty_vendor=counterparty_vendor,
+        country=country,
+        region=region,
+        created_at=created_at or timezone.now(),
     )
     _full_clean(tx, exclude=["user", "actor", "counterparty_user", "counterparty_vendor"])
     if status == TransactionStatus.COMPLETED:
@@ -147,9 +180,234 @@ def transaction_record(
         locked.refresh_from_db(fields=["balance"])
         tx.balance_after = locked.balance
     tx.save()
+    for hook in TRANSACTION_HOOKS:
+        hook(tx)
     user.balance = locked.balance
-    # AML screening runs after commit and swallows its own errors: it can never lose this row
-    from compliance.engine.hooks import screen_after_commit
-
-    screen_after_commit(tx)
     return tx
+
+
+# ---------------------------------------------------------------- staff writes on users
+
+USER_EDITABLE_FIELDS = {"firstName": "first_name", "lastName": "last_name", "email": "email"}
+MAX_CREDIT = Decimal("1000000.00")
+
+
+class RetentionHold(DomainError):
+    status = 409
+    code = "RETENTION_HOLD"
+    default_message = "This user's records are under a legal retention hold and cannot be deleted"
+
+
+class UserArchived(DomainError):
+    status = 409
+    code = "USER_ARCHIVED"
+    default_message = "The user is archived; restore the account first"
+
+
+def _audit(*, actor, action: str, user_id, changes: dict | None = None) -> None:
+    audit_record(actor=actor, action=action, object_type="kyc_user", object_id=user_id, changes=changes)
+
+
+def _lock(user: PlatformUser) -> PlatformUser:
+    return PlatformUser.objects.select_for_update().get(pk=user.pk)
+
+
+@transaction.atomic
+def user_update(*, user: PlatformUser, actor, data: dict) -> PlatformUser:
+    """Change a user's first name, last name or e-mail; anything else is refused and nothing is written.
+
+    ``data`` uses the API's names (firstName, lastName, email).
+    """
+    unknown = sorted(set(data) - set(USER_EDITABLE_FIELDS))
+    if unknown:
+        raise ValidationFailed(
+            "Validation error", details={name: ["This field cannot be updated."] for name in unknown}
+        )
+    if not data:
+        raise ValidationFailed("Validation error", details={"nonFieldErrors": ["Send firstName, lastName or email."]})
+    locked = _lock(user)
+    changes = {}
+    for api_name, model_field in USER_EDITABLE_FIELDS.items():
+        if api_name not in data:
+            continue
+        value = data[api_name]
+        value = value.strip() if isinstance(value, str) else value
+        if model_field == "email":
+            value = (value or "").lower()
+        if getattr(locked, model_field) != value:
+            changes[api_name] = {"from": getattr(locked, model_field), "to": value}
+            setattr(locked, model_field, value)
+    if "email" in data and locked.email:
+        if PlatformUser.objects.filter(email__iexact=locked.email).exclude(pk=locked.pk).exists():
+            raise Conflict("An account with this email already exists")
+    _full_clean(locked, exclude=["password"])
+    if changes:
+        locked.save(update_fields=[USER_EDITABLE_FIELDS[k] for k in changes] + ["updated_at"])
+        _audit(actor=actor, action="user.update", user_id=locked.pk, changes=changes)
+    return locked
+
+
+@transaction.atomic
+def user_archive(*, user: PlatformUser, actor) -> PlatformUser:
+    """Soft-delete: the user disappears from the active list and can no longer log in. Idempotent."""
+    locked = _lock(user)
+    if not locked.is_archived:
+        locked.is_archived = True
+        locked.archived_at = timezone.now()
+        locked.save(update_fields=["is_archived", "archived_at", "updated_at"])
+        _audit(actor=actor, action="user.archive", user_id=locked.pk, changes={"isArchived": True})
+    return locked
+
+
+@transaction.atomic
+def user_unarchive(*, user: PlatformUser, actor) -> PlatformUser:
+    """Restore an archived user. Idempotent."""
+    locked = _lock(user)
+    if locked.is_archived:
+        locked.is_archived = False
+        locked.archived_at = None
+        locked.save(update_fields=["is_archived", "archived_at", "updated_at"])
+        _audit(actor=actor, action="user.unarchive", user_id=locked.pk, changes={"isArchived": False})
+    return locked
+
+
+def validate_credit(*, amount, reason) -> tuple[Decimal, str]:
+    """amount > 0, ≤ 1,000,000, at most two decimals; reason non-empty. Returns them cleaned."""
+    details: dict[str, list[str]] = {}
+    try:
+        value = amount if isinstance(amount, Decimal) else Decimal(str(amount))
+        if isinstance(amount, bool) or not value.is_finite():
+            raise ArithmeticError
+    except (ArithmeticError, ValueError, TypeError):
+        value = None
+        details["amount"] = ["A valid number is required."]
+    if value is not None:
+        if value <= 0:
+            details["amount"] = ["Must be greater than 0."]
+        elif value > MAX_CREDIT:
+            details["amount"] = ["Must be at most 1000000."]
+        elif value != value.quantize(Decimal("0.01")):
+            details["amount"] = ["At most 2 decimal places."]
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
+    if not reason:
+        details["reason"] = ["A reason is required."]
+    elif len(reason) > 255:
+        details["reason"] = ["At most 255 characters."]
+    if details:
+        raise ValidationFailed("Validation error", details=details)
+    return value.quantize(Decimal("0.01")), reason
+
+
+def _credit_fingerprint(*, user_id, amount: Decimal, reason: str) -> str:
+    return hashlib.sha256(f"{user_id}|{amount}|{reason}".encode()).hexdigest()
+
+
+def user_credit(*, user: PlatformUser, actor, amount, reason: str, idempotency_key: str | None = None) -> dict:
+    """Admin credit (promotion, correction): an ADMIN_CREDIT ledger row and the balance, together.
+
+    Returns {previousBalance, addedAmount, newBalance, transactionId, reference}.
+    With ``idempotency_key`` the first result is stored per staff member; a
+    retry returns it without crediting again, and the same key with another
+    user, amount or reason is 422. Two racing requests with one key: the
+    loser hits the unique constraint, and the retry below returns the
+    winner's result.
+    """
+    amount, reason = validate_credit(amount=amount, reason=reason)
+    key = (idempotency_key or "").strip() or None
+    if key is not None and len(key) > 255:
+        raise ValidationFailed("Validation error", details={"Idempotency-Key": ["At most 255 characters."]})
+    fingerprint = _credit_fingerprint(user_id=user.pk, amount=amount, reason=reason)
+    for attempt in (1, 2):
+        try:
+            return _user_credit_once(
+                user=user, actor=actor, amount=amount, reason=reason, key=key, fingerprint=fingerprint
+            )
+        except IntegrityError:
+            if key is None or attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+@transaction.atomic
+def _user_credit_once(*, user, actor, amount: Decimal, reason: str, key: str | None, fingerprint: str) -> dict:
+    locked = _lock(user)
+    if key is not None:
+        previous = CreditRequest.objects.filter(staff=actor, key=key).first()
+        if previous is not None:
+            if previous.fingerprint != fingerprint:
+                raise Unprocessable(
+                    "Idempotency-Key was already used for a different request",
+                    code="IDEMPOTENCY_KEY_REUSED",
+                )
+            return previous.response
+    if locked.is_archived:
+        raise UserArchived()
+    previous_balance = locked.balance
+    tx = transaction_record(
+        user=locked,
+        type=TransactionType.ADMIN_CREDIT,
+        amount=amount,
+        channel=Channel.WALLET,
+        reason=reason,
+        description="Admin credit",
+        actor=actor,
+        reference=new_reference("ADM"),
+    )
+    result = {
+        "previousBalance": str(previous_balance),
+        "addedAmount": str(amount),
+        "newBalance": str(tx.balance_after),
+        "transactionId": str(tx.pk),
+        "reference": tx.reference,
+    }
+    if key is not None:
+        CreditRequest.objects.create(
+            staff=actor, key=key, fingerprint=fingerprint, user=locked, transaction=tx, response=result
+        )
+    _audit(
+        actor=actor,
+        action="user.credit",
+        user_id=locked.pk,
+        changes={
+            "amount": str(amount),
+            "reason": reason,
+            "previousBalance": str(previous_balance),
+            "newBalance": str(tx.balance_after),
+            "transactionId": str(tx.pk),
+            "idempotencyKey": key or "",
+        },
+    )
+    user.balance = tx.balance_after
+    return result
+
+
+def user_purge(*, user: PlatformUser, actor) -> dict:
+    """Delete a user and everything of theirs, for good; their stored files go after the commit.
+
+    Refused with 409 RETENTION_HOLD while a SAR is about them or their ledger.
+    Returns {transactions, documents, verifications}: the counts deleted.
+    """
+    with transaction.atomic():
+        locked = _lock(user)
+        if user_has_retention_hold(user=locked):
+            raise RetentionHold()
+        files = [(doc.file.storage, doc.file.name) for doc in locked.documents.all() if doc.file.name]
+        counts = {
+            "transactions": locked.transactions.count(),
+            "documents": locked.documents.count(),
+            "verifications": locked.verifications.count(),
+        }
+        user_id = locked.pk
+        locked.delete()
+        # No name, phone or e-mail here: the point of a purge is that they are gone.
+        _audit(actor=actor, action="user.purge", user_id=user_id, changes={"deleted": counts})
+        transaction.on_commit(lambda: _delete_files(files))
+    return counts
+
+
+def _delete_files(files) -> None:
+    for storage, name in files:
+        try:
+            storage.delete(name)
+        except Exception:  # a file that is already gone must not turn a done purge into an error
+            logger.exception("could not delete %s after a purge", name)

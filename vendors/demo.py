@@ -16,8 +16,13 @@ def seed(stdout) -> None:
     for name, contact, email, phone, sector in DEMO_VENDORS:
         Vendor.objects.get_or_create(
             email=email,
-            defaults={"business_name": name, "contact_name": contact, "phone_number": phone,
-                      "business_sector": sector, "password": make_password("Vendor-Demo-2026!"),
-                      "is_phone_verified": True},
+            defaults={
+                "business_name": name,
+                "contact_name": contact,
+                "phone_number": phone,
+                "business_sector": sector,
+                "password": make_password("Vendor-Demo-2026!"),
+                "is_phone_verified": True,
+            },
         )
     stdout.write(f"Vendors: {len(DEMO_VENDORS)} (password Vendor-Demo-2026!)")

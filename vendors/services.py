@@ -23,8 +23,9 @@ def vendor_register(
         raise Conflict("A vendor with this email already exists")
     if Vendor.objects.filter(phone_number=phone).exists():
         raise Conflict("A vendor with this phone number already exists")
-    vendor = Vendor(business_name=business_name.strip(), phone_number=phone, email=email,
-                    contact_name=(contact_name or "").strip())
+    vendor = Vendor(
+        business_name=business_name.strip(), phone_number=phone, email=email, contact_name=(contact_name or "").strip()
+    )
     validate_new_password(password, principal=vendor)
     vendor.password = make_password(password)
     try:
@@ -47,7 +48,7 @@ def vendor_login(*, email: str, password: str) -> tuple[Vendor, tokens.TokenPair
     return vendor, tokens.issue_pair(kind=tokens.VENDOR, principal_id=vendor.pk)
 
 
-@transaction.atomic
+# Not atomic: a wrong code's attempt count must be committed even though the call fails.
 def vendor_phone_verify(*, vendor: Vendor, code: str) -> Vendor:
     otp_check(phone_number=vendor.phone_number, code=code)
     vendor.is_phone_verified = True

@@ -78,8 +78,11 @@ class UserRegisterView(AuthView):
     def post(self, request):
         data = self.valid(request)
         user = kyc_services.user_register(
-            phone_number=data["phoneNumber"], password=data["password"], first_name=data["firstName"],
-            last_name=data["lastName"], email=data.get("email", ""),
+            phone_number=data["phoneNumber"],
+            password=data["password"],
+            first_name=data["firstName"],
+            last_name=data["lastName"],
+            email=data.get("email", ""),
         )
         return ok(s.UserRegisteredOut(user).data, message="Registered; a code was sent to your phone", status=201)
 
@@ -101,8 +104,11 @@ class VendorRegisterView(AuthView):
     def post(self, request):
         data = self.valid(request)
         vendor = vendor_services.vendor_register(
-            business_name=data["businessName"], phone_number=data["phoneNumber"], email=data["email"],
-            password=data["password"], contact_name=data.get("contactName", ""),
+            business_name=data["businessName"],
+            phone_number=data["phoneNumber"],
+            email=data["email"],
+            password=data["password"],
+            contact_name=data.get("contactName", ""),
         )
         return ok(s.VendorRegisteredOut(vendor).data, message="Vendor registered", status=201)
 

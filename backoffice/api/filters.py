@@ -39,10 +39,10 @@ def parse_date_bound(text: str, *, end: bool) -> dt.datetime:
     if len(text) == 10:
         day = dt.date.fromisoformat(text)
         moment = dt.datetime.combine(day, dt.time.max if end else dt.time.min)
-        return moment.replace(tzinfo=dt.timezone.utc)
+        return moment.replace(tzinfo=dt.UTC)
     moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     if timezone.is_naive(moment):
-        moment = moment.replace(tzinfo=dt.timezone.utc)
+        moment = moment.replace(tzinfo=dt.UTC)
     return moment
 
 
@@ -100,9 +100,7 @@ class ListFilterSet(django_filters.FilterSet):
         valid = super().is_valid()
         sort_by = self.data.get("sortBy")
         if sort_by not in (None, "") and sort_by not in self.sort_fields:
-            self.form.add_error(
-                "sortBy", f"Must be one of: {', '.join(sorted(self.sort_fields))}."
-            )
+            self.form.add_error("sortBy", f"Must be one of: {', '.join(sorted(self.sort_fields))}.")
             return False
         return valid
 

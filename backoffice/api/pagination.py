@@ -75,7 +75,12 @@ class EnvelopePagination(BasePagination):
     def get_schema_operation_parameters(self, view):
         default = getattr(view, "default_limit", self.default_limit)
         return [
-            {"name": "page", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "default": 1}},
+            {
+                "name": "page",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 1, "default": 1},
+            },
             {
                 "name": "limit",
                 "in": "query",

@@ -6,5 +6,5 @@ class ApiRouter(SimpleRouter):
 
     def __init__(self):
         super().__init__()
-        # SimpleRouter turns any truthy trailing_slash into "/", so the optional slash is set after it
+        # DRF >= 3.15 turns any truthy trailing_slash argument into "/", so the optional slash is set here.
         self.trailing_slash = "/?"

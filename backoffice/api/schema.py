@@ -6,6 +6,7 @@ with ``envelope = False``); every operation lists the error envelope for
 the statuses it can return.
 """
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 
 ERROR_SCHEMA = {
@@ -66,12 +67,27 @@ class EnvelopeAutoSchema(AutoSchema):
                     if "json" not in media:
                         continue
                     schema = content.get("schema") or {}
-                    if "success" not in (schema.get("properties") or {}):
+                    # paginated lists are components named Paginated...: already the whole envelope
+                    paginated = schema.get("$ref", "").rsplit("/", 1)[-1].startswith("Paginated")
+                    if not paginated and "success" not in (schema.get("properties") or {}):
                         content["schema"] = wrap_success(schema)
         for code, description in ERROR_DESCRIPTIONS.items():
-            if code == "401" and not self.get_auth():
+            if code in ("401", "403") and not self.get_auth():
+                continue
+            if code == "409" and self.method == "GET":
                 continue
             responses.setdefault(
                 code, {"description": description, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
             )
         return responses
+
+
+class BearerJWTScheme(OpenApiAuthenticationExtension):
+    """Documents every principal's JWT authentication as one bearer scheme."""
+
+    target_class = "backoffice.api.authentication.PrincipalJWTAuthentication"
+    match_subclasses = True
+    name = "jwtAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}

@@ -62,6 +62,15 @@ class StaffOut(serializers.Serializer):
     role = serializers.CharField()
 
 
+class StaffMeOut(StaffOut):
+    capabilities = serializers.SerializerMethodField()
+
+    def get_capabilities(self, staff) -> list[str]:
+        from backoffice.roles import CAPABILITIES
+
+        return sorted(CAPABILITIES.get(staff.role, ()))
+
+
 class AdminLoginOut(TokenPairOut):
     admin = StaffOut()
 

@@ -1,7 +1,7 @@
 from django.urls import include, path
 
 from backoffice.api import auth_views
-from backoffice.api.views import HealthView
+from backoffice.api.views import FileDownloadView, HealthView, StaffMeView
 
 auth_patterns = [
     path("admin/login", auth_views.AdminLoginView.as_view(), name="auth-admin-login"),
@@ -17,7 +17,9 @@ auth_patterns = [
 
 urlpatterns = [
     path("health", HealthView.as_view(), name="health"),
+    path("files/<str:token>", FileDownloadView.as_view(), name="file-download"),
     path("auth/", include(auth_patterns)),
+    path("admin/me", StaffMeView.as_view(), name="admin-me"),
     path("", include("kyc.api.urls")),
     path("", include("compliance.api.urls")),
     path("", include("verification.api.urls")),

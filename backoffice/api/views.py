@@ -5,15 +5,18 @@ import logging
 from django.core.cache import cache
 from django.core.files.storage import default_storage
 from django.db import connection
-from drf_spectacular.utils import extend_schema, inline_serializer
+from django.http import FileResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes, permission_classes, schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.api.envelope import error_body
-from backoffice.api.permissions import Public
+from backoffice.api.envelope import error_body, ok
+from backoffice.api.permissions import IsStaff, Public
+from backoffice.api.serializers import StaffMeOut
 from backoffice.errors import NotFound
+from backoffice.files import file_name_from_token, guess_content_type
 
 logger = logging.getLogger("backoffice.health")
 
@@ -43,27 +46,27 @@ def _storage():
     default_storage.exists("health-probe")
 
 
+_PART = ["ok", "error"]
+_HEALTH = inline_serializer(
+    "Health",
+    {name: serializers.ChoiceField(_PART) for name in ("status", "database", "cache", "storage")},
+)
+
+
 class HealthView(APIView):
     authentication_classes = []
     permission_classes = [Public]
 
     @extend_schema(
         summary="Health of the service and its parts",
-        responses={
-            200: inline_serializer(
-                "Health",
-                {
-                    "status": serializers.ChoiceField(["ok", "error"]),
-                    "database": serializers.ChoiceField(["ok", "error"]),
-                    "cache": serializers.ChoiceField(["ok", "error"]),
-                    "storage": serializers.ChoiceField(["ok", "error"]),
-                },
-            )
-        },
+        responses={200: _HEALTH, 503: OpenApiResponse(description='A part is down; `data` marks it "error"')},
     )
     def get(self, request):
-        parts = {"database": _check("database", _database), "cache": _check("cache", _cache),
-                 "storage": _check("storage", _storage)}
+        parts = {
+            "database": _check("database", _database),
+            "cache": _check("cache", _cache),
+            "storage": _check("storage", _storage),
+        }
         healthy = all(v == "ok" for v in parts.values())
         data = {"status": "ok" if healthy else "error", **parts}
         if healthy:
@@ -79,3 +82,36 @@ class HealthView(APIView):
 @schema(None)
 def api_not_found(request, *args, **kwargs):
     raise NotFound("Endpoint not found")
+
+
+class StaffMeView(APIView):
+    """The signed-in staff member and what their role allows."""
+
+    permission_classes = [IsStaff]
+
+    @extend_schema(summary="The signed-in staff member", responses={200: StaffMeOut})
+    def get(self, request):
+        return ok(StaffMeOut(request.user).data)
+
+
+class FileDownloadView(APIView):
+    """Streams a private file named by a signed, expiring token (``backoffice.files``).
+
+    The signature is the credential, so the link works in an ``<img>`` tag
+    of the admin site or a client without a bearer header; a forged or
+    expired token is a 404, whether or not the file exists.
+    """
+
+    authentication_classes = []
+    permission_classes = [Public]
+    envelope = False
+
+    @extend_schema(summary="Download a private file through a signed link", responses={(200, "*/*"): bytes})
+    def get(self, request, token: str):
+        name = file_name_from_token(token)
+        if name is None or not default_storage.exists(name):
+            raise NotFound("File not found")
+        response = FileResponse(default_storage.open(name, "rb"), content_type=guess_content_type(name))
+        response["Content-Disposition"] = "inline"
+        response["Cache-Control"] = "private, no-store"
+        return response

@@ -1,7 +1,8 @@
 """Screening a ledger row when it is recorded.
 
-``kyc.services.transaction_record`` calls ``screen_after_commit(tx)``. The
-scan runs after the ledger's transaction commits (``transaction.on_commit``),
+``kyc.services.transaction_record`` calls every hook registered with
+``kyc.services.on_transaction_recorded``; ``register()`` (run by the app's
+``ready()``) adds ``screen_after_commit``. The scan runs after the ledger's transaction commits (``transaction.on_commit``),
 not inside it, because:
 
 * an engine failure (a bad rule, a database error in a rule's query) must
@@ -48,3 +49,9 @@ def screen_after_commit(tx) -> None:
     if _paused.get() or tx.status != "COMPLETED":
         return
     transaction.on_commit(lambda: screen_now(tx.pk))
+
+
+def register() -> None:
+    from kyc.services import on_transaction_recorded
+
+    on_transaction_recorded(screen_after_commit)

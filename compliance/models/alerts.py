@@ -15,16 +15,18 @@ class Alert(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     alert_type = models.CharField(max_length=12, choices=AlertType.choices, default=AlertType.RULE)
-    rule = models.ForeignKey("compliance.AMLRule", null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="alerts")
+    rule = models.ForeignKey(
+        "compliance.AMLRule", null=True, blank=True, on_delete=models.SET_NULL, related_name="alerts"
+    )
     rule_version = models.PositiveIntegerField(null=True, blank=True)
     user = models.ForeignKey("kyc.PlatformUser", on_delete=models.CASCADE, related_name="alerts")
     severity = models.CharField(max_length=8, choices=Severity.choices, default=Severity.MEDIUM, db_index=True)
     status = models.CharField(max_length=24, choices=AlertStatus.choices, default=AlertStatus.OPEN, db_index=True)
     details = models.JSONField(default=dict, blank=True)
     related_transactions = models.ManyToManyField("kyc.Transaction", blank=True, related_name="alerts")
-    assigned_to = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                    related_name="alerts_assigned")
+    assigned_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="alerts_assigned"
+    )
     dedup_key = models.CharField(max_length=128, unique=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -24,12 +24,15 @@ class SAR(models.Model):
     amount_involved = models.DecimalField(max_digits=14, decimal_places=2)
     related_transactions = models.ManyToManyField("kyc.Transaction", blank=True, related_name="sars")
     related_alerts = models.ManyToManyField("compliance.Alert", blank=True, related_name="sars")
-    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="sars_filed")
-    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                    related_name="sars_reviewed")
-    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                    related_name="sars_approved")
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="sars_filed"
+    )
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="sars_reviewed"
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="sars_approved"
+    )
     fiu_reference = models.CharField(max_length=64, blank=True, default="")
     drafted_at = models.DateTimeField(auto_now_add=True)
     reviewed_at = models.DateTimeField(null=True, blank=True)

@@ -3,8 +3,9 @@ from decimal import Decimal
 import factory
 from django.utils import timezone
 
-from kyc.choices import TransactionType
-from kyc.models import PlatformUser, Transaction
+from kyc.choices import DocumentType, TransactionType, VerificationStatus, VerificationType
+from kyc.models import KycDocument, PlatformUser, Transaction, VerificationRecord
+from kyc.pngs import solid_png
 
 PASSWORD = "User-Passw0rd!x"
 
@@ -34,3 +35,25 @@ class TransactionFactory(factory.django.DjangoModelFactory):
     amount = Decimal("100.00")
     reference = factory.Sequence(lambda n: f"TX-TEST-{n:08d}")
     created_at = factory.LazyFunction(timezone.now)
+
+
+class KycDocumentFactory(factory.django.DjangoModelFactory):
+    """An identity image stored through the default storage (point MEDIA_ROOT at a temp dir in tests)."""
+
+    class Meta:
+        model = KycDocument
+
+    user = factory.SubFactory(PlatformUserFactory)
+    type = DocumentType.ID_FRONT
+    file = factory.django.FileField(filename="id-front.png", data=solid_png())
+    content_type = "image/png"
+    size = 100
+
+
+class VerificationRecordFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = VerificationRecord
+
+    user = factory.SubFactory(PlatformUserFactory)
+    type = VerificationType.IDENTITY
+    status = VerificationStatus.PENDING

@@ -18,8 +18,11 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         try:
             staff, created = staff_upsert(
-                email=options["email"], password=options["password"], role=options["role"],
-                first_name=options["first_name"], last_name=options["last_name"],
+                email=options["email"],
+                password=options["password"],
+                role=options["role"],
+                first_name=options["first_name"],
+                last_name=options["last_name"],
             )
         except DomainError as exc:
             details = "; ".join(f"{k}: {' '.join(v)}" for k, v in (exc.details or {}).items())

@@ -1,0 +1,59 @@
+"""Settings from the environment are parsed strictly: a bad value stops start-up."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from backoffice import env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("raw,expected", [("true", True), ("1", True), ("FALSE", False), ("0", False), ("", True)])
+def test_env_bool_accepts_clear_values(monkeypatch, raw, expected):
+    monkeypatch.setenv("X_FLAG", raw)
+    assert env.env_bool("X_FLAG", True) is expected
+
+
+@pytest.mark.parametrize(
+    "reader,raw",
+    [
+        (lambda: env.env_bool("X_VAL", False), "maybe"),
+        (lambda: env.env_int("X_VAL", 1), "ten"),
+        (lambda: env.env_int("X_VAL", 1, minimum=0), "-1"),
+        (lambda: env.env_rate("X_VAL", "10/m"), "10 per minute"),
+        (lambda: env.env_rate("X_VAL", "10/m"), "0/m"),
+        (lambda: env.env_choice("X_VAL", "a", {"a", "b"}), "c"),
+    ],
+)
+def test_bad_values_are_refused_with_the_variable_named(monkeypatch, reader, raw):
+    monkeypatch.setenv("X_VAL", raw)
+    with pytest.raises(ImproperlyConfigured, match="X_VAL"):
+        reader()
+
+
+def _start(**overrides):
+    environ = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "ENVIRONMENT", "DEBUG")}
+    environ.update(overrides)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_production_refuses_the_default_secret():
+    result = _start(ENVIRONMENT="production")
+    assert result.returncode != 0 and "SECRET_KEY" in result.stderr
+
+
+def test_a_bad_rate_limit_stops_start_up():
+    result = _start(ENVIRONMENT="development", RATE_LIMIT_AUTH="lots")
+    assert result.returncode != 0 and "RATE_LIMIT_AUTH" in result.stderr
+
+
+def test_a_bad_database_url_stops_start_up():
+    result = _start(ENVIRONMENT="development", DATABASE_URL="mysql://nope")
+    assert result.returncode != 0 and "DATABASE_URL" in result.stderr

@@ -1,0 +1,388 @@
+"""Admin pages of KYC users and their ledger. Every write calls kyc.services, so it lands in the audit log."""
+
+import uuid
+from decimal import Decimal
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.paginator import Paginator
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.functional import cached_property
+from unfold.admin import ModelAdmin
+from unfold.decorators import action, display
+
+from backoffice.dashboard import register_card
+from backoffice.errors import DomainError
+from kyc import selectors, services
+from kyc.choices import RiskRating, VerificationStatus
+from kyc.filtersets import search_q
+from kyc.models import PlatformUser, Transaction
+
+VERIFICATION_COLOURS = {
+    VerificationStatus.VERIFIED: "success",
+    VerificationStatus.PENDING: "warning",
+    VerificationStatus.REJECTED: "danger",
+}
+RISK_COLOURS = {RiskRating.LOW: "success", RiskRating.MEDIUM: "warning", RiskRating.HIGH: "danger"}
+LEDGER_ROWS_SHOWN = 50
+
+
+class EstimatedCountPaginator(Paginator):
+    """Exact counts on small results, the planner's estimate on huge ones (see selectors.estimated_count)."""
+
+    @cached_property
+    def count(self):
+        return selectors.estimated_count(self.object_list)
+
+
+class ArchiveStateFilter(admin.SimpleListFilter):
+    """Active users by default, like the API; archived ones on request."""
+
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [("active", "Active"), ("archived", "Archived")]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(is_archived=self.value() == "archived")
+
+    def choices(self, changelist):
+        current = self.value() or "active"
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": current == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+
+class HasCardFilter(admin.SimpleListFilter):
+    title = "NFC card"
+    parameter_name = "card"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Linked"), ("no", "None")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.exclude(nfc_card_number__isnull=True).exclude(nfc_card_number="")
+        if self.value() == "no":
+            return queryset.filter(nfc_card_number__isnull=True) | queryset.filter(nfc_card_number="")
+        return queryset
+
+
+class CreditForm(forms.Form):
+    amount = forms.DecimalField(
+        label="Amount (SZL)", max_digits=9, decimal_places=2, min_value=Decimal("0.01"), max_value=services.MAX_CREDIT
+    )
+    reason = forms.CharField(max_length=255, help_text="Why the wallet is credited (promotion, correction ...)")
+    confirm = forms.BooleanField(label="I confirm this credit", required=True)
+    # one key per form shown: a double click or a browser resubmit credits once
+    idempotency_key = forms.CharField(widget=forms.HiddenInput)
+
+
+class UserChangeForm(forms.ModelForm):
+    class Meta:
+        model = PlatformUser
+        fields = ("first_name", "last_name", "email")
+
+
+@admin.register(PlatformUser)
+class PlatformUserAdmin(ModelAdmin):
+    """KYC users: searchable like the API, badges for status and risk, credit and archive through the services."""
+
+    form = UserChangeForm
+    list_display = (
+        "full_name_display",
+        "phone_number",
+        "email",
+        "verification_badge",
+        "risk_badge",
+        "current_risk_score",
+        "balance",
+        "nfc_card_number",
+        "created_at",
+    )
+    list_filter = (ArchiveStateFilter, "verification_status", "risk_rating", HasCardFilter)
+    search_fields = ("first_name",)  # the search itself is search_q (get_search_results)
+    search_help_text = "Name, legacy names, phone, e-mail or ID number"
+    list_per_page = 50
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    ordering = ("-created_at", "-id")
+    actions = ["archive_selected", "restore_selected"]
+    actions_detail = ["credit_wallet", "archive_user", "restore_user"]
+    fieldsets = (
+        ("Person", {"fields": ("first_name", "last_name", "email", "names", "surname", "phone_number")}),
+        (
+            "Identity",
+            {"fields": ("id_number", "date_of_birth", "sex", "nationality", "occupation", "region", "country")},
+        ),
+        (
+            "KYC",
+            {
+                "fields": (
+                    "verification_status",
+                    "is_verified",
+                    "risk_rating",
+                    "current_risk_score",
+                    "documents_gallery",
+                )
+            },
+        ),
+        ("Wallet", {"fields": ("balance", "nfc_card_number", "rewards_points", "referral_code", "ledger")}),
+        ("Account", {"fields": ("is_phone_verified", "is_archived", "archived_at", "last_login", "created_at")}),
+        ("Timeline", {"fields": ("timeline",)}),
+    )
+    readonly_fields = (
+        "names",
+        "surname",
+        "phone_number",
+        "id_number",
+        "date_of_birth",
+        "sex",
+        "nationality",
+        "occupation",
+        "region",
+        "country",
+        "verification_status",
+        "is_verified",
+        "risk_rating",
+        "current_risk_score",
+        "balance",
+        "nfc_card_number",
+        "rewards_points",
+        "referral_code",
+        "is_phone_verified",
+        "is_archived",
+        "archived_at",
+        "last_login",
+        "created_at",
+        "documents_gallery",
+        "ledger",
+        "timeline",
+    )
+
+    class Media:
+        css = {"all": ("kyc/admin.css",)}
+
+    # ---------------------------------------------------------------- permissions
+
+    def has_add_permission(self, request):
+        return False  # users register themselves
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # archive (soft delete) and the API's purge are the only ways out
+
+    def has_archive_permission(self, request, obj=None):
+        return request.user.has_capability("users.archive")
+
+    def has_credit_permission(self, request, obj=None):
+        return request.user.has_capability("users.credit")
+
+    # ---------------------------------------------------------------- list
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("password")
+
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term.strip():
+            return queryset, False
+        return queryset.filter(search_q(search_term)), False
+
+    @display(description="Name", ordering="last_name")
+    def full_name_display(self, obj):
+        return obj.full_name
+
+    @display(description="Verification", label=VERIFICATION_COLOURS, ordering="verification_status")
+    def verification_badge(self, obj):
+        return obj.verification_status
+
+    @display(description="Risk", label=RISK_COLOURS, ordering="risk_rating")
+    def risk_badge(self, obj):
+        return obj.risk_rating
+
+    # ---------------------------------------------------------------- detail
+
+    @display(description="Documents")
+    def documents_gallery(self, obj):
+        documents = list(selectors.user_documents(user=obj))
+        return render_to_string("kyc/admin/documents.html", {"documents": documents})
+
+    @display(description="Ledger")
+    def ledger(self, obj):
+        rows = list(selectors.user_transactions(user=obj).order_by("-created_at", "-pk")[:LEDGER_ROWS_SHOWN])
+        link = reverse("admin:kyc_transaction_changelist") + f"?user__id__exact={obj.pk}"
+        return render_to_string("kyc/admin/ledger.html", {"rows": rows, "link": link, "shown": LEDGER_ROWS_SHOWN})
+
+    @display(description="Timeline")
+    def timeline(self, obj):
+        history = selectors.user_history(user=obj)
+        return render_to_string(
+            "kyc/admin/timeline.html", {"events": history.timeline[:100], "statistics": history.statistics}
+        )
+
+    def save_model(self, request, obj, form, change):
+        data = {api: form.cleaned_data[field] for api, field in services.USER_EDITABLE_FIELDS.items()}
+        try:
+            services.user_update(user=obj, actor=request.user, data=data)
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            raise
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except DomainError:
+            # reported through message_user in save_model; show the page again instead of a 500
+            return redirect(request.path)
+
+    # ---------------------------------------------------------------- actions
+
+    @admin.action(description="Archive selected users", permissions=["archive"])
+    def archive_selected(self, request, queryset):
+        for user in queryset:
+            services.user_archive(user=user, actor=request.user)
+        self.message_user(request, f"{queryset.count()} user(s) archived.", messages.SUCCESS)
+
+    @admin.action(description="Restore selected users", permissions=["archive"])
+    def restore_selected(self, request, queryset):
+        for user in queryset:
+            services.user_unarchive(user=user, actor=request.user)
+        self.message_user(request, f"{queryset.count()} user(s) restored.", messages.SUCCESS)
+
+    def _user_or_404(self, object_id):
+        return selectors.user_get(user_id=object_id)
+
+    def _back(self, user):
+        return redirect(reverse("admin:kyc_platformuser_change", args=[user.pk]))
+
+    @action(description="Credit wallet", url_path="credit", permissions=["credit"], icon="payments")
+    def credit_wallet(self, request, object_id):
+        user = self._user_or_404(object_id)
+        if request.method == "POST":
+            form = CreditForm(request.POST)
+            if form.is_valid():
+                try:
+                    result = services.user_credit(
+                        user=user,
+                        actor=request.user,
+                        amount=form.cleaned_data["amount"],
+                        reason=form.cleaned_data["reason"],
+                        idempotency_key=form.cleaned_data["idempotency_key"],
+                    )
+                except DomainError as exc:
+                    self.message_user(request, exc.message, messages.ERROR)
+                else:
+                    self.message_user(
+                        request,
+                        f"Credited SZL {Decimal(result['addedAmount']):,.2f}; "
+                        f"balance now SZL {Decimal(result['newBalance']):,.2f}.",
+                        messages.SUCCESS,
+                    )
+                    return self._back(user)
+        else:
+            form = CreditForm(initial={"idempotency_key": uuid.uuid4().hex})
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": user,
+            "form": form,
+            "title": f"Credit the wallet of {user.full_name}",
+        }
+        return TemplateResponse(request, "kyc/admin/credit_form.html", context)
+
+    def _confirm(self, request, user, *, verb: str, service):
+        if request.method == "POST":
+            try:
+                service(user=user, actor=request.user)
+            except DomainError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(request, f"{user.full_name} {verb}.", messages.SUCCESS)
+            return self._back(user)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": user,
+            "verb": verb,
+            "title": f"{verb.capitalize()} {user.full_name}?",
+        }
+        return TemplateResponse(request, "kyc/admin/confirm.html", context)
+
+    @action(description="Archive", url_path="archive", permissions=["archive"], icon="archive")
+    def archive_user(self, request, object_id):
+        user = self._user_or_404(object_id)
+        return self._confirm(request, user, verb="archived", service=services.user_archive)
+
+    @action(description="Restore", url_path="restore", permissions=["archive"], icon="unarchive")
+    def restore_user(self, request, object_id):
+        user = self._user_or_404(object_id)
+        return self._confirm(request, user, verb="restored", service=services.user_unarchive)
+
+
+@admin.register(Transaction)
+class TransactionAdmin(ModelAdmin):
+    """The ledger, read-only: rows are written by kyc.services.transaction_record only."""
+
+    list_display = ("created_at", "reference", "user", "type", "amount", "status", "channel", "balance_after", "actor")
+    list_filter = ("type", "status", "channel")
+    search_fields = ("reference",)
+    list_select_related = ("user", "actor")
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    list_per_page = 50
+    readonly_fields = (
+        "reference",
+        "user",
+        "type",
+        "amount",
+        "currency",
+        "status",
+        "channel",
+        "reason",
+        "description",
+        "actor",
+        "counterparty_user",
+        "counterparty_vendor",
+        "country",
+        "region",
+        "balance_after",
+        "created_at",
+    )
+    fields = readonly_fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@register_card
+def _user_cards(request):
+    if not request.user.has_perm("kyc.view_platformuser"):
+        return []
+    stats = selectors.user_stats()
+    changelist = reverse("admin:kyc_platformuser_changelist")
+    return [
+        {
+            "title": "KYC users",
+            "value": stats["totalUsers"],
+            "hint": f"{stats['newUsersThisWeek']} new this week",
+            "link": changelist,
+        },
+        {
+            "title": "Pending verification",
+            "value": stats["pendingVerification"],
+            "hint": "Users awaiting KYC",
+            "link": f"{changelist}?verification_status__exact=PENDING",
+        },
+    ]

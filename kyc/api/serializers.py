@@ -1,0 +1,160 @@
+"""JSON shapes of /admin/users: camelCase, money as numbers with two decimals, nothing about SARs or alerts."""
+
+from rest_framework import serializers
+
+from backoffice.files import signed_file_url
+
+
+def _money(**kwargs):
+    return serializers.DecimalField(max_digits=14, decimal_places=2, **kwargs)
+
+
+class BlankAsNullCharField(serializers.CharField):
+    def to_representation(self, value):
+        return value or None
+
+
+class UserListOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    phoneNumber = serializers.CharField(source="phone_number")
+    email = serializers.CharField()
+    firstName = serializers.CharField(source="first_name")
+    lastName = serializers.CharField(source="last_name")
+    verificationStatus = serializers.CharField(source="verification_status")
+    riskRating = serializers.CharField(source="risk_rating")
+    currentRiskScore = serializers.IntegerField(source="current_risk_score")
+    balance = _money()
+    isVerified = serializers.BooleanField(source="is_verified")
+    isArchived = serializers.BooleanField(source="is_archived")
+    createdAt = serializers.DateTimeField(source="created_at")
+
+
+class UserDetailOut(UserListOut):
+    """Every field of the interface's KYC user table."""
+
+    names = serializers.CharField()
+    surname = serializers.CharField()
+    idNumber = serializers.CharField(source="id_number")
+    dateOfBirth = serializers.DateField(source="date_of_birth", allow_null=True)
+    sex = BlankAsNullCharField(allow_null=True)
+    nfcCardNumber = BlankAsNullCharField(source="nfc_card_number", allow_null=True)
+    rewardsPoints = serializers.IntegerField(source="rewards_points")
+    referralCode = serializers.CharField(source="referral_code")
+
+
+class UserUpdateIn(serializers.Serializer):
+    firstName = serializers.CharField(max_length=100, required=False)
+    lastName = serializers.CharField(max_length=100, required=False)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True)
+
+
+class ArchiveOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    isArchived = serializers.BooleanField(source="is_archived")
+
+
+class UserStatsOut(serializers.Serializer):
+    totalUsers = serializers.IntegerField()
+    verifiedUsers = serializers.IntegerField()
+    pendingVerification = serializers.IntegerField()
+    rejectedVerification = serializers.IntegerField()
+    newUsersToday = serializers.IntegerField()
+    newUsersThisWeek = serializers.IntegerField()
+    newUsersThisMonth = serializers.IntegerField()
+
+
+class VerificationOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.CharField()
+    type = serializers.CharField()
+    createdAt = serializers.DateTimeField(source="created_at")
+    completedAt = serializers.DateTimeField(source="completed_at", allow_null=True)
+
+
+class TransactionOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    type = serializers.CharField()
+    amount = _money()
+    currency = serializers.CharField()
+    status = serializers.CharField()
+    channel = serializers.CharField()
+    reference = serializers.CharField()
+    reason = serializers.CharField()
+    description = serializers.CharField()
+    balanceAfter = _money(source="balance_after", allow_null=True)
+    createdAt = serializers.DateTimeField(source="created_at")
+
+
+class DocumentOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    type = serializers.CharField()
+    url = serializers.SerializerMethodField()
+    contentType = serializers.CharField(source="content_type")
+    size = serializers.IntegerField()
+    uploadedAt = serializers.DateTimeField(source="uploaded_at")
+
+    def get_url(self, document) -> str:
+        return signed_file_url(document.file.name, storage=document.file.storage, request=self.context.get("request"))
+
+
+class TimelineEventOut(serializers.Serializer):
+    at = serializers.DateTimeField()
+    type = serializers.CharField()
+    description = serializers.CharField()
+
+
+class StatisticsOut(serializers.Serializer):
+    totalTransactions = serializers.IntegerField()
+    totalVolume = _money()
+    avgTransaction = _money()
+    daysActive = serializers.IntegerField()
+
+
+class HistoryOut(serializers.Serializer):
+    profile = UserDetailOut()
+    verifications = VerificationOut(many=True)
+    transactions = TransactionOut(many=True)
+    documents = DocumentOut(many=True)
+    timeline = TimelineEventOut(many=True)
+    statistics = StatisticsOut()
+
+
+class SearchByPhoneIn(serializers.Serializer):
+    phoneNumber = serializers.CharField(max_length=32)
+
+
+class SearchByPhoneOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    phoneNumber = serializers.CharField(source="phone_number")
+    firstName = serializers.CharField(source="first_name")
+    lastName = serializers.CharField(source="last_name")
+    fullName = serializers.CharField(source="full_name")
+    verificationStatus = serializers.CharField(source="verification_status")
+    isVerified = serializers.BooleanField(source="is_verified")
+    nfcCardNumber = BlankAsNullCharField(source="nfc_card_number", allow_null=True)
+
+
+class AddBalanceIn(serializers.Serializer):
+    """Shape only; the money rules (> 0, ≤ 1,000,000, two decimals) live in kyc.services.validate_credit."""
+
+    amount = serializers.DecimalField(max_digits=20, decimal_places=10, coerce_to_string=False)
+    reason = serializers.CharField(max_length=255)
+
+
+class AddBalanceOut(serializers.Serializer):
+    previousBalance = _money()
+    addedAmount = _money()
+    newBalance = _money()
+    transactionId = serializers.UUIDField()
+    reference = serializers.CharField()
+
+
+class PurgeCountsOut(serializers.Serializer):
+    transactions = serializers.IntegerField()
+    documents = serializers.IntegerField()
+    verifications = serializers.IntegerField()
+
+
+class PurgeOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    deleted = PurgeCountsOut()

@@ -1,0 +1,37 @@
+import pytest
+
+from backoffice.choices import StaffRole
+
+BASE = "/api/v1/admin/users"
+
+
+def user_url(user, suffix: str = "") -> str:
+    return f"{BASE}/{user.pk}{'/' + suffix if suffix else ''}"
+
+
+@pytest.fixture
+def admin_api(staff_client):
+    return staff_client(StaffRole.ADMIN)
+
+
+@pytest.fixture
+def as_role(staff_client):
+    """as_role("finance") -> an API client of a fresh staff member with that role."""
+
+    def make(role: str):
+        return staff_client(role)[0]
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # factories hash a password per user; PBKDF2 would make a 30-user list test take seconds
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    """Stored files go to a temporary directory for the test."""
+    settings.MEDIA_ROOT = str(tmp_path)
+    return tmp_path

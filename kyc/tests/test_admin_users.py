@@ -1,0 +1,161 @@
+"""Admin pages of KYC users: list, detail, credit form, archive and restore, all through the services."""
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from backoffice.models import AuditLog
+from backoffice.tests.factories import StaffFactory
+from kyc.models import Transaction
+from kyc.services import transaction_record
+from kyc.tests.factories import KycDocumentFactory, PlatformUserFactory
+
+pytestmark = pytest.mark.django_db
+
+CHANGELIST = "admin:kyc_platformuser_changelist"
+
+
+def browser(role):
+    staff = StaffFactory(role=role)
+    client = Client()
+    client.force_login(staff)
+    return client, staff
+
+
+def change_url(user):
+    return reverse("admin:kyc_platformuser_change", args=[user.pk])
+
+
+def credit_url(user):
+    return change_url(user).replace("/change/", "/credit/")
+
+
+def test_the_user_list_shows_badges_and_searches_like_the_api():
+    client, _ = browser("support")
+    PlatformUserFactory(first_name="Gcina", last_name="Nxumalo", verification_status="REJECTED", risk_rating="HIGH")
+    PlatformUserFactory(first_name="Other", last_name="Person")
+    response = client.get(reverse(CHANGELIST), {"q": "nxum"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Gcina Nxumalo" in html and "Other Person" not in html
+    assert "REJECTED" in html and "HIGH" in html
+
+
+def test_the_user_list_shows_active_users_unless_archived_are_asked_for():
+    client, _ = browser("support")
+    PlatformUserFactory(first_name="Activeperson")
+    PlatformUserFactory(first_name="Archivedperson", is_archived=True)
+    active = client.get(reverse(CHANGELIST)).content.decode()
+    assert "Activeperson" in active and "Archivedperson" not in active
+    archived = client.get(reverse(CHANGELIST), {"state": "archived"}).content.decode()
+    assert "Archivedperson" in archived and "Activeperson" not in archived
+
+
+def test_the_detail_page_shows_documents_as_signed_images_the_ledger_and_the_timeline(media):
+    client, _ = browser("compliance_officer")
+    user = PlatformUserFactory()
+    KycDocumentFactory(user=user, type="ID_FRONT")
+    transaction_record(user=user, type="TOP_UP", amount=Decimal("75.00"), reason="")
+    html = client.get(change_url(user)).content.decode()
+    assert '<img src="/api/v1/files/' in html
+    assert "/media/" not in html
+    assert "Top-up" in html and "75.00" in html
+    assert "Account registered" in html
+
+
+def test_money_fields_are_read_only_on_the_detail_page():
+    client, _ = browser("admin")
+    user = PlatformUserFactory()
+    html = client.get(change_url(user)).content.decode()
+    assert 'name="balance"' not in html
+    assert 'name="first_name"' in html
+
+
+def test_editing_names_goes_through_the_service_and_is_audited():
+    client, _ = browser("support")
+    user = PlatformUserFactory(first_name="Before", last_name="Same", email="same@example.com")
+    response = client.post(
+        change_url(user), {"first_name": "After", "last_name": "Same", "email": "same@example.com", "_save": "Save"}
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.first_name == "After"
+    assert AuditLog.objects.get(action="user.update").changes == {"firstName": {"from": "Before", "to": "After"}}
+
+
+def test_finance_credits_a_wallet_through_the_form():
+    client, staff = browser("finance")
+    user = PlatformUserFactory()
+    form = client.get(credit_url(user))
+    assert form.status_code == 200
+    key = form.context["form"].initial["idempotency_key"]
+    body = {"amount": "120.50", "reason": "Promotion", "confirm": "on", "idempotency_key": key}
+    response = client.post(credit_url(user), body)
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.balance == Decimal("120.50")
+    row = Transaction.objects.get(user=user)
+    assert (row.type, row.actor_id, row.reason) == ("ADMIN_CREDIT", staff.pk, "Promotion")
+    assert AuditLog.objects.filter(action="user.credit", actor=staff).count() == 1
+    # the browser resubmits the same form: no second credit
+    client.post(credit_url(user), body)
+    user.refresh_from_db()
+    assert user.balance == Decimal("120.50")
+
+
+def test_the_credit_form_requires_confirmation_and_a_valid_amount():
+    client, _ = browser("finance")
+    user = PlatformUserFactory()
+    response = client.post(credit_url(user), {"amount": "10.999", "reason": "x", "idempotency_key": "k"})
+    assert response.status_code == 200
+    assert set(response.context["form"].errors) == {"amount", "confirm"}
+    assert not Transaction.objects.exists()
+
+
+def test_support_may_not_open_the_credit_form():
+    client, _ = browser("support")
+    assert client.get(credit_url(PlatformUserFactory())).status_code == 403
+
+
+def test_archive_and_restore_from_the_detail_page():
+    client, _ = browser("compliance_officer")
+    user = PlatformUserFactory()
+    archive = change_url(user).replace("/change/", "/archive/")
+    assert client.get(archive).status_code == 200  # confirmation page, nothing changed yet
+    user.refresh_from_db()
+    assert not user.is_archived
+    client.post(archive)
+    user.refresh_from_db()
+    assert user.is_archived
+    client.post(change_url(user).replace("/change/", "/restore/"))
+    user.refresh_from_db()
+    assert not user.is_archived
+    assert [e.action for e in AuditLog.objects.order_by("id")] == ["user.archive", "user.unarchive"]
+
+
+def test_bulk_archive_from_the_list():
+    client, _ = browser("mlro")
+    users = PlatformUserFactory.create_batch(2)
+    client.post(reverse(CHANGELIST), {"action": "archive_selected", "_selected_action": [u.pk for u in users]})
+    assert all(u.is_archived for u in (type(users[0]).objects.filter(pk__in=[u.pk for u in users])))
+
+
+def test_support_cannot_archive_from_the_detail_page():
+    client, _ = browser("support")
+    user = PlatformUserFactory()
+    assert client.post(change_url(user).replace("/change/", "/archive/")).status_code == 403
+    user.refresh_from_db()
+    assert not user.is_archived
+
+
+def test_the_ledger_page_is_read_only_and_the_dashboard_shows_user_cards():
+    client, _ = browser("finance")
+    user = PlatformUserFactory()
+    transaction_record(user=user, type="TOP_UP", amount=Decimal("5.00"))
+    assert client.get(reverse("admin:kyc_transaction_changelist")).status_code == 200
+    whole_ledger = client.get(reverse("admin:kyc_transaction_changelist"), {"user__id__exact": user.pk})
+    assert whole_ledger.status_code == 200 and "5.00" in whole_ledger.content.decode()
+    dashboard = client.get(reverse("admin:index")).content.decode()
+    assert "Pending verification" in dashboard
