@@ -2,8 +2,8 @@
 
 ``kyc.services.transaction_record`` calls every hook registered with
 ``kyc.services.on_transaction_recorded``; ``register()`` (run by the app's
-``ready()``) adds ``screen_after_commit``. The scan runs after the ledger's transaction commits (``transaction.on_commit``),
-not inside it, because:
+``ready()``) adds ``screen_after_commit``. The scan runs after the ledger's
+transaction commits (``transaction.on_commit``), not inside it, because:
 
 * an engine failure (a bad rule, a database error in a rule's query) must
   never roll back or lose the ledger row: it is logged and swallowed;
