@@ -35,8 +35,37 @@ ACTIVITY_BY_RULE_TYPE = {
 }
 
 
+class QueueFilter(admin.SimpleListFilter):
+    """Open work by default: closed alerts leave the queue unless asked for."""
+
+    title = "queue"
+    parameter_name = "queue"
+
+    def lookups(self, request, model_admin):
+        return [("open", "Open, in review or escalated"), ("closed", "Closed"), ("all", "All alerts")]
+
+    def choices(self, changelist):
+        current = self.value() or "open"
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": current == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value() or "open"
+        if value == "open":
+            return queryset.filter(status__in=OPEN_STATES)
+        if value == "closed":
+            return queryset.exclude(status__in=OPEN_STATES)
+        return queryset
+
+
 class AlertEventInline(TabularInline):
     model = AlertEvent
+    verbose_name = "event"
+    verbose_name_plural = "History"
     extra = 0
     can_delete = False
     fields = ("created_at", "actor", "from_status", "to_status", "note")
@@ -70,7 +99,14 @@ class AlertAdmin(ModelAdmin):
     """The triage queue. Only compliance roles have the view permission (tipping-off)."""
 
     list_display = ("severity_badge", "status", "rule", "user", "assigned_to", "created_at")
-    list_filter = ("status", "severity", "alert_type", ("assigned_to", admin.RelatedOnlyFieldListFilter), "rule")
+    list_filter = (
+        QueueFilter,
+        "status",
+        "severity",
+        "alert_type",
+        ("assigned_to", admin.RelatedOnlyFieldListFilter),
+        "rule",
+    )
     list_select_related = ("rule", "user", "assigned_to")
     search_fields = ("user__first_name", "user__last_name", "user__phone_number", "rule__rule_id")
     show_full_result_count = False

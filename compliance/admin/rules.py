@@ -47,6 +47,8 @@ class AMLRuleForm(forms.ModelForm):
 
 class AMLRuleVersionInline(TabularInline):
     model = AMLRuleVersion
+    verbose_name = "version"
+    verbose_name_plural = "Version history"
     extra = 0
     can_delete = False
     fields = ("version", "changed_by", "created_at", "snapshot_text")

@@ -130,3 +130,13 @@ def test_file_a_sar_action_needs_exactly_one_alert(db, make_alert):
         "/admin/compliance/alert/", {"action": "file_sar", "_selected_action": [a.pk for a in alerts]}, follow=True
     )
     assert "Select exactly one alert" in r.content.decode()
+
+
+def test_the_queue_hides_closed_alerts_unless_asked(db, make_alert):
+    open_alert = make_alert(user=None)
+    closed = make_alert(status="CLOSED_FALSE_POSITIVE")
+    client, _ = _login(StaffRole.COMPLIANCE_OFFICER)
+    default = client.get("/admin/compliance/alert/").content.decode()
+    assert str(open_alert.pk) in default and str(closed.pk) not in default
+    assert str(closed.pk) in client.get("/admin/compliance/alert/?queue=closed").content.decode()
+    assert str(closed.pk) in client.get("/admin/compliance/alert/?queue=all").content.decode()
