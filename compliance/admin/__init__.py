@@ -1,6 +1,2 @@
-"""The compliance app's admin pages, one module per area."""
-
-from compliance.admin import (
-    alerts,  # noqa: F401
-    rules,  # noqa: F401
-)
+import compliance.admin.alerts  # noqa: F401
+import compliance.admin.rules  # noqa: F401

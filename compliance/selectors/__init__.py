@@ -1,1 +1,0 @@
-"""Reads of the compliance app, one module per area."""

@@ -1,1 +1,2 @@
-"""Writes of the compliance app, one module per area (rules, alerts, SARs)."""
+import compliance.services.alerts  # noqa: F401
+import compliance.services.rules  # noqa: F401

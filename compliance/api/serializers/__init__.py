@@ -1,1 +1,0 @@
-"""Input and output shapes of the compliance endpoints, one module per area."""

@@ -1,1 +1,0 @@
-"""Views of the compliance endpoints, one module per area."""
