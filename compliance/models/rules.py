@@ -51,6 +51,8 @@ class AMLRule(models.Model):
             raise ValidationError({"priority": "Invalid priority value"})
         if not isinstance(self.actions, dict):
             raise ValidationError({"actions": "Must be an object."})
+        if not isinstance(self.actions.get("createAlert", True), bool):
+            raise ValidationError({"actions": "createAlert must be true or false."})
 
     def snapshot(self) -> dict:
         """The rule's text at this version, as kept in AMLRuleVersion."""

@@ -140,3 +140,21 @@ def test_the_queue_hides_closed_alerts_unless_asked(db, make_alert):
     assert str(open_alert.pk) in default and str(closed.pk) not in default
     assert str(closed.pk) in client.get("/admin/compliance/alert/?queue=closed").content.decode()
     assert str(closed.pk) in client.get("/admin/compliance/alert/?queue=all").content.decode()
+
+
+def test_admin_refuses_a_non_boolean_create_alert_action(db, rule):
+    client, _ = _login(StaffRole.MLRO)
+    r = client.post(
+        f"/admin/compliance/amlrule/{rule.pk}/change/",
+        {
+            "name": "x",
+            "severity": "HIGH",
+            "priority": 5,
+            "actions": '{"createAlert": "no"}',
+            "conditions": '{"ruleType": "threshold", "thresholdAmount": 5}',
+            "versions-TOTAL_FORMS": 0,
+            "versions-INITIAL_FORMS": 0,
+        },
+    )
+    assert r.status_code == 200 and "createAlert must be true or false" in r.content.decode()
+    assert AMLRule.objects.get(pk=rule.pk).version == 3

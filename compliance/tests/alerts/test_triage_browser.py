@@ -15,15 +15,25 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def _alert(rule, severity, name):
     user = PlatformUserFactory(first_name=name, last_name="Subject")
-    return Alert.objects.create(rule=rule, rule_version=1, user=user, severity=severity,
-                                dedup_key=hashlib.sha256(name.encode()).hexdigest(), details={"ruleId": rule.rule_id})
+    return Alert.objects.create(
+        rule=rule,
+        rule_version=1,
+        user=user,
+        severity=severity,
+        dedup_key=hashlib.sha256(name.encode()).hexdigest(),
+        details={"ruleId": rule.rule_id},
+    )
 
 
 def test_officer_assigns_and_closes_an_alert_from_the_queue(page, live_server, tmp_path):  # noqa: F811
     officer = StaffFactory(email="nomsa@example.com", role=StaffRole.COMPLIANCE_OFFICER, first_name="Nomsa")
-    rule = AMLRule.objects.create(rule_id="AML-STR-001", name="Split deposits", rule_type="structuring",
-                                  conditions={"ruleType": "structuring", "thresholdAmount": 1, "thresholdCount": 2,
-                                              "timeWindowHours": 1}, is_active=True)
+    rule = AMLRule.objects.create(
+        rule_id="AML-STR-001",
+        name="Split deposits",
+        rule_type="structuring",
+        conditions={"ruleType": "structuring", "thresholdAmount": 1, "thresholdCount": 2, "timeWindowHours": 1},
+        is_active=True,
+    )
     low = _alert(rule, "LOW", "Lowly")
     critical = _alert(rule, "CRITICAL", "Urgent")
     sign_in(page, live_server, "nomsa@example.com", PASSWORD)
@@ -54,8 +64,13 @@ def test_officer_assigns_and_closes_an_alert_from_the_queue(page, live_server, t
 
 def test_officer_reads_an_alert_with_its_transactions_and_history(page, live_server, tmp_path):  # noqa: F811
     StaffFactory(email="nomsa@example.com", role=StaffRole.COMPLIANCE_OFFICER)
-    rule = AMLRule.objects.create(rule_id="AML-THR-001", name="Large single transaction", rule_type="threshold",
-                                  conditions={"ruleType": "threshold", "thresholdAmount": 50000}, is_active=True)
+    rule = AMLRule.objects.create(
+        rule_id="AML-THR-001",
+        name="Large single transaction",
+        rule_type="threshold",
+        conditions={"ruleType": "threshold", "thresholdAmount": 50000},
+        is_active=True,
+    )
     alert = _alert(rule, "HIGH", "Big")
     sign_in(page, live_server, "nomsa@example.com", PASSWORD)
     page.goto(f"{live_server.url}/admin/compliance/alert/{alert.pk}/change/")

@@ -79,3 +79,9 @@ def test_only_mlro_and_admin_create_rules(staff_client, role):
 
 def test_admin_creates_rules(admin_client_api):
     assert admin_client_api.post(URL, rule_body(), format="json").status_code == 201
+
+
+def test_create_alert_action_must_be_a_boolean(mlro):
+    client, _ = mlro
+    r = client.post(URL, rule_body(actions={"createAlert": "no"}), format="json")
+    assert r.status_code == 400 and "actions" in r.json()["error"]["details"]
