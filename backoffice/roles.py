@@ -57,6 +57,7 @@ ADMIN_SITE_PERMISSIONS: dict[str, set[str]] = {
         "backoffice.delete_staff",
     },
     "audit.read": {"backoffice.view_auditlog"},
+    "sars.read": {"compliance.view_sar", "compliance.view_sartransition"},
 }
 
 

@@ -1,0 +1,190 @@
+"""Writes on SARs: filing a report and moving it through the workflow.
+
+Both run in one database transaction with their audit entry; a transition
+also locks the SAR row and appends its history row, so two officers pressing
+a button at the same moment cannot both move the same report.
+"""
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from backoffice.errors import Forbidden, NotFound, ValidationFailed, django_validation_details
+from backoffice.models import Staff
+from backoffice.services import audit_record
+from compliance.choices import SARStatus
+from compliance.models import SAR, Alert, SARTransition
+from compliance.models.sar import TRANSITIONS, FourEyesRequired, InvalidTransition, require_role
+from kyc.models import PlatformUser, Transaction
+
+__all__ = ["sar_create", "sar_transition", "FourEyesRequired", "InvalidTransition"]
+
+# Model field -> API field, so a model-level refusal names what the client sent.
+_API_NAMES = {
+    "entity_user": "entityUserId",
+    "suspicious_activity_type": "suspiciousActivityType",
+    "activity_description": "activityDescription",
+    "date_of_suspicious_activity": "dateOfSuspiciousActivity",
+    "amount_involved": "amountInvolved",
+    "filed_by": "filedById",
+    "reviewed_by": "reviewedBy",
+    "approved_by": "approvedBy",
+}
+
+
+def _full_clean(sar: SAR) -> None:
+    try:
+        # status is left out: clean_fields would assign it, and only transitions may
+        sar.full_clean(exclude=["status", "sar_id"] if sar._state.adding else ["status"])
+    except ValidationError as exc:
+        details = {_API_NAMES.get(k, k): v for k, v in django_validation_details(exc).items()}
+        raise ValidationFailed("Validation error", details=details) from None
+
+
+def _unique_ids(values: Iterable) -> list[uuid.UUID]:
+    seen: dict[uuid.UUID, None] = {}
+    for value in values or ():
+        seen.setdefault(value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)), None)
+    return list(seen)
+
+
+def _same_id(value, staff: Staff) -> bool:
+    return str(value).strip().lower() == str(staff.pk).lower()
+
+
+@transaction.atomic
+def sar_create(
+    *,
+    actor: Staff,
+    entity_user_id: uuid.UUID | str,
+    suspicious_activity_type: str,
+    activity_description: str,
+    date_of_suspicious_activity: dt.date,
+    amount_involved: Decimal,
+    related_transaction_ids: Iterable = (),
+    related_alert_ids: Iterable = (),
+    filed_by_id: uuid.UUID | str | None = None,
+) -> SAR:
+    """File a new SAR in DRAFT, with the caller as its filer.
+
+    ``filed_by_id`` may only name the caller: a report filed in someone
+    else's name would defeat the four-eyes checks that follow.
+    """
+    if not actor.has_capability("sars.file"):
+        raise Forbidden("Your role does not allow filing a SAR")
+    if filed_by_id not in (None, "") and not _same_id(filed_by_id, actor):
+        raise Forbidden("filedById may only name yourself")
+    user = PlatformUser.objects.filter(pk=entity_user_id).first()
+    if user is None:
+        raise NotFound("User not found")
+
+    tx_ids = _unique_ids(related_transaction_ids)
+    transactions = list(Transaction.objects.filter(pk__in=tx_ids, user=user).only("id"))
+    missing_tx = sorted(str(i) for i in set(tx_ids) - {t.pk for t in transactions})
+    alert_ids = _unique_ids(related_alert_ids)
+    alerts = list(Alert.objects.filter(pk__in=alert_ids).only("id"))
+    missing_alerts = sorted(str(i) for i in set(alert_ids) - {a.pk for a in alerts})
+    details = {}
+    if missing_tx:
+        details["relatedTransactionIds"] = [f"Not a transaction of this user: {i}" for i in missing_tx]
+    if missing_alerts:
+        details["relatedAlertIds"] = [f"No such alert: {i}" for i in missing_alerts]
+    if details:
+        raise ValidationFailed("Validation error", details=details)
+
+    sar = SAR(
+        entity_user=user,
+        suspicious_activity_type=suspicious_activity_type,
+        activity_description=activity_description,
+        date_of_suspicious_activity=date_of_suspicious_activity,
+        amount_involved=Decimal(amount_involved),
+        filed_by=actor,
+    )
+    _full_clean(sar)
+    # The random suffix makes a clash all but impossible; all but is not never.
+    for attempt in range(3):
+        try:
+            with transaction.atomic():
+                sar.save(force_insert=True)
+            break
+        except IntegrityError:
+            if attempt == 2 or not SAR.objects.filter(sar_id=sar.sar_id).exists():
+                raise
+            sar.sar_id = SAR._meta.get_field("sar_id").get_default()
+    sar.related_transactions.set(transactions)
+    sar.related_alerts.set(alerts)
+    audit_record(
+        actor=actor,
+        action="sar.create",
+        object_type="sar",
+        object_id=sar.pk,
+        changes={
+            "sarId": sar.sar_id,
+            "entityUserId": str(user.pk),
+            "suspiciousActivityType": suspicious_activity_type,
+            "amountInvolved": str(sar.amount_involved),
+            "relatedTransactionIds": [str(t.pk) for t in transactions],
+            "relatedAlertIds": [str(a.pk) for a in alerts],
+        },
+    )
+    return sar
+
+
+@transaction.atomic
+def sar_transition(
+    *,
+    sar: SAR,
+    actor: Staff,
+    status: str,
+    reviewed_by: str | None = None,
+    approved_by: str | None = None,
+    note: str = "",
+    fiu_reference: str = "",
+) -> SAR:
+    """Move ``sar`` into ``status`` for ``actor``, or raise why not.
+
+    The checks come in the order a client can act on: an unknown status
+    (400), a role that may not make this kind of move (403), a move outside
+    the transition table (409 ``INVALID_TRANSITION``), a missing
+    ``reviewed_by``/``approved_by`` (400), one naming someone other than the
+    caller (403), and four eyes (403 ``FOUR_EYES_REQUIRED``, checked by the
+    model's transition method itself).
+    """
+    if status not in SARStatus.values:
+        raise ValidationFailed(
+            f"Unknown SAR status {status!r}", details={"status": [f"Must be one of {', '.join(SARStatus.values)}."]}
+        )
+    locked = SAR.objects.select_for_update().get(pk=sar.pk)
+    source = locked.status
+    require_role(actor, status)
+    method_name = TRANSITIONS.get((source, status))
+    if method_name is None:
+        raise InvalidTransition(f"Cannot move SAR from {source} to {status}")
+    for target, field, value in (
+        (SARStatus.PENDING_APPROVAL, "reviewedBy", reviewed_by),
+        (SARStatus.SUBMITTED, "approvedBy", approved_by),
+    ):
+        if status != target:
+            continue
+        if value is None or not str(value).strip():
+            raise ValidationFailed(f"{field} is required to move a SAR to {status}", details={field: ["Required."]})
+        if not _same_id(value, actor):
+            raise Forbidden(f"{field} must be your own id")
+
+    kwargs = {"fiu_reference": fiu_reference.strip()} if status == SARStatus.ACKNOWLEDGED else {}
+    getattr(locked, method_name)(actor=actor, **kwargs)
+    _full_clean(locked)
+    locked.save()
+    SARTransition.objects.create(sar=locked, from_status=source, to_status=status, actor=actor, note=note or "")
+    audit_record(
+        actor=actor,
+        action="sar.transition",
+        object_type="sar",
+        object_id=locked.pk,
+        changes={"sarId": locked.sar_id, "from": source, "to": status, "note": note or ""},
+    )
+    return locked
