@@ -4,7 +4,9 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from rest_framework.test import APIClient
 
+from backoffice import tokens
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.choices import SARStatus
@@ -87,3 +89,17 @@ def make_sar(subject, crew):
 @pytest.fixture
 def subject_transactions(subject):
     return [TransactionFactory(user=subject, amount=Decimal("4900.00")) for _ in range(3)]
+
+
+def client_for(staff) -> APIClient:
+    client = APIClient()
+    client.credentials(
+        HTTP_AUTHORIZATION=f"Bearer {tokens.issue_pair(kind=tokens.STAFF, principal_id=staff.pk).access}"
+    )
+    return client
+
+
+@pytest.fixture
+def clients(crew):
+    """An API client per member of the crew."""
+    return {name: client_for(staff) for name, staff in crew.items()}
