@@ -135,7 +135,7 @@ def _reporting_person(report: ET.Element, staff) -> None:
 
 
 def _action(sar: SAR) -> str:
-    return f"Report {sar.sar_id} {sar.get_status_display().lower()}; the account remains under enhanced monitoring."
+    return f"Account under enhanced monitoring; report {sar.sar_id} is {sar.status} in our workflow."
 
 
 def _history(sar: SAR) -> str:

@@ -64,6 +64,7 @@ class SARTransitionInline(TabularInline):
     show_change_link = False
     verbose_name = "transition"
     verbose_name_plural = "Transition history"
+    hide_title = True
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("actor")
@@ -80,7 +81,15 @@ class SARTransitionInline(TabularInline):
 
 @admin.register(SAR)
 class SARAdmin(ModelAdmin):
-    list_display = ("sar_id", "status_label", "subject", "suspicious_activity_type", "amount", "filed_by", "created_at")
+    list_display = (
+        "sar_ref",
+        "status_label",
+        "subject",
+        "suspicious_activity_type",
+        "amount",
+        "filed_by",
+        "created_at",
+    )
     list_filter = (
         ("status", ChoicesDropdownFilter),
         ("suspicious_activity_type", ChoicesDropdownFilter),
@@ -106,13 +115,13 @@ class SARAdmin(ModelAdmin):
             "Report",
             {
                 "fields": (
-                    "sar_id",
+                    "sar_ref",
                     "status_label",
                     "suspicious_activity_type",
                     "date_of_suspicious_activity",
                     "amount",
                     "activity_description",
-                    "fiu_reference",
+                    "fiu_ref",
                 )
             },
         ),
@@ -133,13 +142,13 @@ class SARAdmin(ModelAdmin):
         ),
     )
     readonly_fields = (
-        "sar_id",
+        "sar_ref",
         "status_label",
         "suspicious_activity_type",
         "date_of_suspicious_activity",
         "amount",
         "activity_description",
-        "fiu_reference",
+        "fiu_ref",
         "subject_summary",
         "transactions_table",
         "alerts_table",
@@ -166,6 +175,14 @@ class SARAdmin(ModelAdmin):
         return False  # kept for the legal retention period
 
     # ------------------------------------------------------------ columns
+
+    @display(description="SAR id", ordering="sar_id")
+    def sar_ref(self, obj):
+        return obj.sar_id
+
+    @display(description="FIU reference")
+    def fiu_ref(self, obj):
+        return obj.fiu_reference or "—"
 
     @display(description="Status", ordering="status", label=STATUS_LABELS)
     def status_label(self, obj):
