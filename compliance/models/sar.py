@@ -127,7 +127,14 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         ordering = ["-created_at"]
         verbose_name = "SAR"
         verbose_name_plural = "SARs"
-        indexes = [models.Index(fields=["status", "-created_at"], name="sar_status_created")]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="sar_status_created"),
+            # the list's sort orders, each with the primary key that breaks ties (backoffice.api.filters)
+            models.Index(fields=["created_at", "id"], name="sar_sort_created"),
+            models.Index(fields=["amount_involved", "id"], name="sar_sort_amount"),
+            models.Index(fields=["date_of_suspicious_activity", "id"], name="sar_sort_activity_date"),
+            models.Index(fields=["status", "id"], name="sar_sort_status"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(amount_involved__gte=0), name="sar_amount_not_negative"),
             models.CheckConstraint(

@@ -19,6 +19,7 @@ from backoffice.services import audit_record
 from compliance.choices import SARStatus
 from compliance.models import SAR, Alert, SARTransition
 from compliance.models.sar import TRANSITIONS, FourEyesRequired, InvalidTransition, require_role
+from compliance.selectors.sar import sar_list_changed
 from kyc.models import PlatformUser, Transaction
 
 __all__ = ["sar_create", "sar_transition", "FourEyesRequired", "InvalidTransition"]
@@ -121,6 +122,7 @@ def sar_create(
             sar.sar_id = SAR._meta.get_field("sar_id").get_default()
     sar.related_transactions.set(transactions)
     sar.related_alerts.set(alerts)
+    sar_list_changed()
     audit_record(
         actor=actor,
         action="sar.create",
@@ -184,6 +186,7 @@ def sar_transition(
     _full_clean(locked)
     locked.save()
     SARTransition.objects.create(sar=locked, from_status=source, to_status=status, actor=actor, note=note or "")
+    sar_list_changed()
     audit_record(
         actor=actor,
         action="sar.transition",

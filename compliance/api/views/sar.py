@@ -28,7 +28,7 @@ from compliance.api.serializers.sar import (
 )
 from compliance.choices import SARStatus
 from compliance.sar_export import FORMATS, render_sar
-from compliance.selectors.sar import sar_for_report, sar_get, sar_list
+from compliance.selectors.sar import sar_count, sar_for_report, sar_get, sar_list
 
 TAG = ["SARs"]
 SAR_REF = OpenApiParameter(
@@ -59,7 +59,7 @@ class SARListCreateView(APIView):
     def get(self, request):
         page, limit = page_params(request)
         queryset = sar_list(filters=request.query_params)
-        total = queryset.count()
+        total = sar_count(queryset=queryset, filters=request.query_params)
         offset = (page - 1) * limit
         rows = list(queryset[offset : offset + limit]) if offset < total else []
         total_pages = math.ceil(total / limit) if total else 0

@@ -125,3 +125,14 @@ def test_the_list_costs_the_same_queries_for_3_or_30_sars(clients, subject, crew
     for _ in range(27):
         file_sar(subject, crew["reviewer"])
     assert queries() == few
+
+
+def test_total_items_follows_every_filing_and_move(clients, make_sar, crew):
+    def total(**params):
+        return clients["filer"].get(URL, params).json()["data"]["pagination"]["totalItems"]
+
+    sar = make_sar()
+    assert (total(), total(status="DRAFT"), total(status="PENDING_REVIEW")) == (1, 1, 0)
+    make_sar()
+    move(sar, crew["filer"], SARStatus.PENDING_REVIEW)
+    assert (total(), total(status="DRAFT"), total(status="PENDING_REVIEW")) == (2, 1, 1)
