@@ -110,9 +110,11 @@ def test_export_links_download_the_report(client, crew, make_sar, fmt, content_t
     assert sar.sar_id.encode() in r.content
 
 
-def test_the_dashboard_shows_sar_queues_to_compliance_only(client, crew, make_sar):
+def test_the_dashboard_and_sidebar_show_sars_to_compliance_only(client, crew, make_sar):
     make_sar(SARStatus.PENDING_REVIEW)
-    assert "SARs awaiting review" in signed_in(client, crew["filer"]).get(reverse("admin:index")).content.decode()
+    changelist = reverse("admin:compliance_sar_changelist")
+    page = signed_in(client, crew["filer"]).get(reverse("admin:index")).content.decode()
+    assert "SARs awaiting review" in page and f'href="{changelist}"' in page
     client.logout()
     page = signed_in(client, StaffFactory(role=StaffRole.SUPPORT)).get(reverse("admin:index")).content.decode()
-    assert "SARs awaiting review" not in page
+    assert "SARs awaiting review" not in page and changelist not in page
