@@ -109,3 +109,9 @@ def test_an_unknown_status_value_is_400(clients, make_sar, value):
 def test_an_unknown_sar_is_404_sar_not_found(clients, ref):
     r = put(clients["admin"], ref, "PENDING_REVIEW")
     assert r.status_code == 404 and r.json()["message"] == "SAR not found"
+
+
+def test_a_move_outside_the_table_is_409_whoever_asks(clients, make_sar):
+    # no role could make this move, so the answer is about the move, not about the caller
+    r = put(clients["filer"], make_sar().pk, "CLOSED")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "INVALID_TRANSITION"

@@ -61,13 +61,13 @@ attempts = st.lists(
 def expected_outcome(sar: SAR, actor: Staff, target: str, person: str):
     """The exception class the contract demands for this attempt, or None when it must succeed."""
     role = actor.role
+    if (sar.status, target) not in ALLOWED:
+        return InvalidTransition
     if target in (SARStatus.SUBMITTED, SARStatus.ACKNOWLEDGED, SARStatus.UNDER_INVESTIGATION, SARStatus.CLOSED):
         if role not in MAY_APPROVE:
             return Forbidden
     elif role not in MAY_FILE_AND_REVIEW:
         return Forbidden
-    if (sar.status, target) not in ALLOWED:
-        return InvalidTransition
     if target in (SARStatus.PENDING_APPROVAL, SARStatus.SUBMITTED):
         if person == "none":
             return ValidationFailed
