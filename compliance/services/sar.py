@@ -47,10 +47,13 @@ def _full_clean(sar: SAR) -> None:
         raise ValidationFailed("Validation error", details=details) from None
 
 
-def _unique_ids(values: Iterable) -> list[uuid.UUID]:
+def _unique_ids(values: Iterable, field: str) -> list[uuid.UUID]:
     seen: dict[uuid.UUID, None] = {}
     for value in values or ():
-        seen.setdefault(value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)), None)
+        try:
+            seen.setdefault(value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)), None)
+        except ValueError:
+            raise ValidationFailed("Validation error", details={field: [f"Not a valid id: {value}"]}) from None
     return list(seen)
 
 
@@ -82,14 +85,17 @@ def sar_create(
         raise Forbidden("Your role does not allow filing a SAR")
     if filed_by_id not in (None, "") and not _same_id(filed_by_id, actor):
         raise Forbidden("filedById may only name yourself")
-    user = PlatformUser.objects.filter(pk=entity_user_id).first()
+    try:
+        user = PlatformUser.objects.filter(pk=uuid.UUID(str(entity_user_id))).first()
+    except ValueError:
+        user = None
     if user is None:
         raise NotFound("User not found")
 
-    tx_ids = _unique_ids(related_transaction_ids)
+    tx_ids = _unique_ids(related_transaction_ids, "relatedTransactionIds")
     transactions = list(Transaction.objects.filter(pk__in=tx_ids, user=user).only("id"))
     missing_tx = sorted(str(i) for i in set(tx_ids) - {t.pk for t in transactions})
-    alert_ids = _unique_ids(related_alert_ids)
+    alert_ids = _unique_ids(related_alert_ids, "relatedAlertIds")
     alerts = list(Alert.objects.filter(pk__in=alert_ids).only("id"))
     missing_alerts = sorted(str(i) for i in set(alert_ids) - {a.pk for a in alerts})
     details = {}
