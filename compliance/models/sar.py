@@ -73,7 +73,7 @@ def may_move_to(target: str):
 
     def check(instance, user) -> bool:
         has = getattr(user, "has_capability", None)
-        # nothing moves back into DRAFT; asking for it is a filer's mistake, answered with 409
+        # no row of the table leads into DRAFT; the fallback only keeps the lookup total
         return bool(has and has(TARGET_CAPABILITY.get(target, "sars.file")))
 
     return check
