@@ -242,21 +242,17 @@ GOAML_REPORT_CODE = env_str("GOAML_REPORT_CODE", "SAR")
 if not GOAML_REPORT_CODE.isalnum():
     raise ImproperlyConfigured(f"GOAML_REPORT_CODE must be a code such as SAR or STR, got {GOAML_REPORT_CODE!r}")
 # suspiciousActivityType -> the unit's report indicator code
-GOAML_INDICATORS = env_map(
-    "GOAML_INDICATORS",
-    {
-        "structuring": "STRUCT",
-        "large_cash": "LCASH",
-        "unusual_pattern": "UNUSUAL",
-        "money_laundering": "ML",
-        "fraud": "FRAUD",
-        "terrorist_financing": "TF",
-        "sanctions_violation": "SANCT",
-        "other": "OTHER",
-    },
-    keys={"structuring", "large_cash", "unusual_pattern", "money_laundering", "fraud", "terrorist_financing",
-          "sanctions_violation", "other"},
-)
+_GOAML_INDICATOR_DEFAULTS = {
+    "structuring": "STRUCT",
+    "large_cash": "LCASH",
+    "unusual_pattern": "UNUSUAL",
+    "money_laundering": "ML",
+    "fraud": "FRAUD",
+    "terrorist_financing": "TF",
+    "sanctions_violation": "SANCT",
+    "other": "OTHER",
+}
+GOAML_INDICATORS = env_map("GOAML_INDICATORS", _GOAML_INDICATOR_DEFAULTS, keys=set(_GOAML_INDICATOR_DEFAULTS))
 # ledger channel -> the unit's transmode_code and funds code
 _CHANNELS = {"WALLET", "MOBILE_MONEY", "CARD", "BANK"}
 GOAML_TRANSMODE_CODES = env_map(
