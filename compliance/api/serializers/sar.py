@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from compliance.choices import ActivityType, SARStatus
@@ -38,8 +39,16 @@ class SARCreateIn(serializers.Serializer):
         return value
 
 
+# Kept inline (allOf) instead of becoming a shared "StatusEnum" component, whose name
+# other resources' status fields (alerts, health) would collide with.
+@extend_schema_field({"allOf": [{"type": "string", "enum": SARStatus.values}], "description": "SAR status"})
+class SARStatusField(serializers.ChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(choices=SARStatus.values, **kwargs)
+
+
 class SARStatusIn(serializers.Serializer):
-    status = serializers.ChoiceField(choices=SARStatus.values)
+    status = SARStatusField()
     reviewedBy = serializers.CharField(required=False, allow_null=True, allow_blank=True)
     approvedBy = serializers.CharField(required=False, allow_null=True, allow_blank=True)
     note = serializers.CharField(required=False, allow_blank=True, max_length=5000, default="")
