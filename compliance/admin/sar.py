@@ -255,7 +255,7 @@ class SARAdmin(ModelAdmin):
                     (
                         f"{a.created_at:%Y-%m-%d}",
                         a.get_alert_type_display(),
-                        a.rule.name if a.rule else "PEP match",
+                        a.rule.name if a.rule else "no rule",
                         a.get_severity_display(),
                     )
                     for a in alerts

@@ -103,3 +103,12 @@ def client_for(staff) -> APIClient:
 def clients(crew):
     """An API client per member of the crew."""
     return {name: client_for(staff) for name, staff in crew.items()}
+
+
+@pytest.fixture
+def subject_alert(subject):
+    from compliance.models import Alert
+
+    return Alert.objects.create(
+        user=subject, severity="HIGH", dedup_key=f"test:{subject.pk}", details={"reason": "structuring pattern"}
+    )

@@ -118,3 +118,20 @@ def test_the_dashboard_and_sidebar_show_sars_to_compliance_only(client, crew, ma
     client.logout()
     page = signed_in(client, StaffFactory(role=StaffRole.SUPPORT)).get(reverse("admin:index")).content.decode()
     assert "SARs awaiting review" not in page and changelist not in page
+
+
+def test_support_cannot_reach_the_transition_or_export_urls(client, make_sar):
+    sar = make_sar()
+    signed_in(client, StaffFactory(role=StaffRole.SUPPORT))
+    transition = reverse("admin:compliance_sar_transition", args=[sar.pk])
+    assert client.post(transition, {"status": "PENDING_REVIEW"}).status_code == 403
+    assert client.get(reverse("admin:compliance_sar_export", args=[sar.pk, "html"])).status_code == 403
+    assert SAR.objects.get(pk=sar.pk).status == SARStatus.DRAFT
+
+
+def test_the_sar_page_lists_related_alerts(client, crew, subject, subject_alert):
+    from compliance.tests.sar.conftest import file_sar
+
+    sar = file_sar(subject, crew["filer"], related_alert_ids=[subject_alert.pk])
+    page = signed_in(client, crew["reviewer"]).get(change_url(sar)).content.decode()
+    assert "Rule hit" in page and "High" in page

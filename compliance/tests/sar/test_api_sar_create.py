@@ -133,3 +133,10 @@ def test_a_json_array_body_is_400(clients):
 def test_malformed_json_is_400_in_the_envelope(clients):
     r = clients["filer"].post(URL, data=b'{"entityUserId": ', content_type="application/json")
     assert r.status_code == 400 and r.json()["success"] is False
+
+
+def test_related_alerts_are_linked_and_returned(clients, subject, subject_alert):
+    r = clients["filer"].post(URL, body(subject, relatedAlertIds=[str(subject_alert.pk)] * 2), format="json")
+    assert r.status_code == 201, r.content
+    assert r.json()["data"]["relatedAlertIds"] == [str(subject_alert.pk)]
+    assert list(SAR.objects.get(pk=r.json()["data"]["id"]).related_alerts.all()) == [subject_alert]

@@ -84,3 +84,9 @@ def test_text_export_lists_every_transition(clients, make_sar, crew):
     ]:
         assert f"{source} -> {target}" in text
     assert "&lt;" not in text and crew["approver"].email in text
+
+
+def test_html_lists_the_related_alerts(clients, subject, crew, subject_alert):
+    sar = file_sar(subject, crew["filer"], related_alert_ids=[subject_alert.pk])
+    html = clients["filer"].get(url(sar.pk)).content.decode()
+    assert "Related alerts (1)" in html and "High" in html
