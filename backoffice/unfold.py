@@ -55,6 +55,17 @@ UNFOLD = {
                 ],
             },
             {
+                "title": "Compliance",
+                "items": [
+                    {
+                        "title": "SARs",
+                        "icon": "report",
+                        "link": reverse_lazy("admin:compliance_sar_changelist"),
+                        "permission": "compliance.admin.sar.can_view_sars",
+                    },
+                ],
+            },
+            {
                 "title": "Administration",
                 "items": [
                     {

@@ -1,0 +1,1 @@
+from compliance.admin import sar  # noqa: F401

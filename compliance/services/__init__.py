@@ -1,0 +1,4 @@
+from compliance.services.sar import (  # noqa: F401
+    sar_create,
+    sar_transition,
+)
