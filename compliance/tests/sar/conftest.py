@@ -24,12 +24,6 @@ PATH = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # factories hash a password per staff member and user; PBKDF2 would dominate the suite's time
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def subject(db):
     return PlatformUserFactory(first_name="Thabo", last_name="Maseko", id_number="9001015800087")
