@@ -18,6 +18,12 @@ def _fresh_cache():
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # every factory hashes a password; PBKDF2's deliberate slowness would dominate the suite
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _otp_in_memory(settings):
     from backoffice import otp
 

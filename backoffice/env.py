@@ -69,3 +69,22 @@ def env_rate(name: str, default: str) -> str:
     if not match or int(match.group(1)) <= 0:
         raise ImproperlyConfigured(f"{name} must look like 100/m (count/period with s, m, h or d), got {value!r}")
     return value
+
+
+def env_map(name: str, default: dict[str, str], *, keys: set[str] | None = None) -> dict[str, str]:
+    """``KEY=value,KEY=value`` over ``default``; a malformed pair or a key outside ``keys`` is refused."""
+    raw = os.environ.get(name)
+    result = dict(default)
+    if raw is None or raw.strip() == "":
+        return result
+    for pair in raw.split(","):
+        if not pair.strip():
+            continue
+        key, sep, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            raise ImproperlyConfigured(f"{name} must look like KEY=value,KEY=value; got {pair.strip()!r}")
+        if keys is not None and key not in keys:
+            raise ImproperlyConfigured(f"{name}: unknown key {key!r} (known: {', '.join(sorted(keys))})")
+        result[key] = value
+    return result

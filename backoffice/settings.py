@@ -10,7 +10,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from backoffice.env import env_bool, env_choice, env_int, env_list, env_rate, env_str
+from backoffice.env import env_bool, env_choice, env_int, env_list, env_map, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -228,6 +228,39 @@ STORAGES = {
 }
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+
+# ---------------------------------------------------------------- goAML (SAR export, docs/sars.md)
+
+# Our identity at the financial intelligence unit and the unit's code lists;
+# each unit publishes its own, so they are settings rather than code.
+GOAML_RENTITY_ID = env_str("GOAML_RENTITY_ID", "0")
+if not GOAML_RENTITY_ID.isdigit():
+    raise ImproperlyConfigured(f"GOAML_RENTITY_ID must be the numeric id the FIU gave us, got {GOAML_RENTITY_ID!r}")
+GOAML_RENTITY_BRANCH = env_str("GOAML_RENTITY_BRANCH", "")
+GOAML_SUBMISSION_CODE = env_choice("GOAML_SUBMISSION_CODE", "E", {"E", "M"})
+GOAML_REPORT_CODE = env_str("GOAML_REPORT_CODE", "SAR")
+if not GOAML_REPORT_CODE.isalnum():
+    raise ImproperlyConfigured(f"GOAML_REPORT_CODE must be a code such as SAR or STR, got {GOAML_REPORT_CODE!r}")
+# suspiciousActivityType -> the unit's report indicator code
+_GOAML_INDICATOR_DEFAULTS = {
+    "structuring": "STRUCT",
+    "large_cash": "LCASH",
+    "unusual_pattern": "UNUSUAL",
+    "money_laundering": "ML",
+    "fraud": "FRAUD",
+    "terrorist_financing": "TF",
+    "sanctions_violation": "SANCT",
+    "other": "OTHER",
+}
+GOAML_INDICATORS = env_map("GOAML_INDICATORS", _GOAML_INDICATOR_DEFAULTS, keys=set(_GOAML_INDICATOR_DEFAULTS))
+# ledger channel -> the unit's transmode_code and funds code
+_CHANNELS = {"WALLET", "MOBILE_MONEY", "CARD", "BANK"}
+GOAML_TRANSMODE_CODES = env_map(
+    "GOAML_TRANSMODE_CODES", {"WALLET": "EW", "MOBILE_MONEY": "MM", "CARD": "CC", "BANK": "EFT"}, keys=_CHANNELS
+)
+GOAML_FUNDS_CODES = env_map(
+    "GOAML_FUNDS_CODES", {"WALLET": "E", "MOBILE_MONEY": "M", "CARD": "C", "BANK": "B"}, keys=_CHANNELS
+)
 
 # ---------------------------------------------------------------- i18n
 

@@ -55,8 +55,14 @@ UNFOLD = {
                 ],
             },
             {
-                "title": "AML",
+                "title": "Compliance",
                 "items": [
+                    {
+                        "title": "SARs",
+                        "icon": "report",
+                        "link": reverse_lazy("admin:compliance_sar_changelist"),
+                        "permission": "compliance.admin.sar.can_view_sars",
+                    },
                     {
                         "title": "Alert queue",
                         "icon": "notification_important",

@@ -1,18 +1,202 @@
-"""Demo data of the compliance app: the AML rule catalogue, a few suspicious stories on the demo
-ledger, and the alerts the engine raises on them.
+"""Demo compliance data: the AML rule catalogue with a few suspicious stories and their alerts,
+and SARs in every state of the workflow.
 
-Deterministic and idempotent: the stories use fixed dates and ledger references (a story whose
-first reference exists is skipped), and alerts are deduplicated by the engine.
+The stories use fixed dates and ledger references (skipped once there) and
+alerts are deduplicated by the engine.
+
+Deterministic and idempotent: every demo SAR has a fixed ``sarId``
+(``SAR-1767225600000-DEMO01`` ...) and is left alone once it exists. Each is
+filed and moved through the real services by the demo staff, so the history,
+the four-eyes stamps and the audit log look exactly as in production.
 """
 
 import datetime as dt
 from decimal import Decimal
 
+from backoffice.models import Staff
+from compliance.choices import SARStatus
 from compliance.engine.hooks import screening_paused
 from compliance.engine.runner import scan
+from compliance.models import SAR
 from compliance.services.rules import rule_catalogue_load
+from compliance.services.sar import sar_create, sar_transition
+from kyc.choices import Channel, TransactionType
 from kyc.models import PlatformUser, Transaction
 from kyc.services import transaction_record
+
+STAMP = "1767225600000"  # 2026-01-01T00:00:00Z in milliseconds
+
+# suffix, subject index, activity type, amount, days before today, final state, people, description
+DEMO_SARS = [
+    (
+        "DEMO01",
+        0,
+        "structuring",
+        "44100.00",
+        12,
+        SARStatus.DRAFT,
+        ("compliance", None, None),
+        "Nine mobile-money top-ups of SZL 4,900 within 48 hours, each just under the SZL 5,000 reporting threshold.",
+    ),
+    (
+        "DEMO02",
+        1,
+        "unusual_pattern",
+        "18250.00",
+        20,
+        SARStatus.PENDING_REVIEW,
+        ("compliance2", None, None),
+        "Dormant wallet reactivated and used to receive transfers from eleven unrelated senders in one week.",
+    ),
+    (
+        "DEMO03",
+        2,
+        "large_cash",
+        "98000.00",
+        9,
+        SARStatus.PENDING_APPROVAL,
+        ("compliance", "compliance2", None),
+        "Cash-funded top-ups totalling SZL 98,000 inconsistent with the customer's stated occupation (student).",
+    ),
+    (
+        "DEMO04",
+        0,
+        "money_laundering",
+        "152400.50",
+        30,
+        SARStatus.SUBMITTED,
+        ("compliance2", "compliance", "mlro"),
+        "Rapid in-and-out movement: funds received by transfer are withdrawn within minutes, leaving no balance.",
+    ),
+    (
+        "DEMO05",
+        1,
+        "fraud",
+        "7300.00",
+        45,
+        SARStatus.ACKNOWLEDGED,
+        ("compliance", "compliance2", "mlro2"),
+        "Card payments at a vendor the customer reported as unauthorised, followed by a disputed chargeback.",
+    ),
+    (
+        "DEMO06",
+        2,
+        "terrorist_financing",
+        "3200.00",
+        60,
+        SARStatus.UNDER_INVESTIGATION,
+        ("compliance2", "compliance", "mlro"),
+        "Small recurring transfers to a counterparty named in a screening alert; pattern matches CFT typology.",
+    ),
+    (
+        "DEMO07",
+        0,
+        "sanctions_violation",
+        "25000.00",
+        90,
+        SARStatus.CLOSED,
+        ("compliance", "compliance2", "mlro2"),
+        "Payment to a vendor whose director matched a sanctions list entry; FIU investigated and closed the case.",
+    ),
+    (
+        "DEMO08",
+        1,
+        "other",
+        "1200.00",
+        75,
+        SARStatus.CLOSED,
+        ("compliance2", "compliance", "mlro"),
+        "Customer attempted to register several wallets with altered identity documents; FIU acknowledged and closed.",
+    ),
+]
+# The road to each state; DEMO08 takes the diagram's shortcut ACKNOWLEDGED -> CLOSED.
+ROAD = [
+    SARStatus.PENDING_REVIEW,
+    SARStatus.PENDING_APPROVAL,
+    SARStatus.SUBMITTED,
+    SARStatus.ACKNOWLEDGED,
+    SARStatus.UNDER_INVESTIGATION,
+    SARStatus.CLOSED,
+]
+SHORTCUT = {"DEMO08"}
+NOTES = {
+    SARStatus.PENDING_REVIEW: "Draft complete, evidence attached.",
+    SARStatus.PENDING_APPROVAL: "Reviewed: facts and amounts checked against the ledger.",
+    SARStatus.SUBMITTED: "Approved by the MLRO and filed with the FIU through goAML.",
+    SARStatus.ACKNOWLEDGED: "FIU acknowledged receipt.",
+    SARStatus.UNDER_INVESTIGATION: "FIU opened an investigation.",
+    SARStatus.CLOSED: "FIU closed the case.",
+}
+
+
+def _staff(key: str) -> Staff | None:
+    return Staff.objects.filter(email=f"{key}@vikela.demo").first()
+
+
+def _evidence(user: PlatformUser, suffix: str) -> list[Transaction]:
+    """The subject's three latest ledger rows; a demo user without a ledger gets three fixed top-ups."""
+    rows = list(Transaction.objects.filter(user=user).order_by("-created_at", "-id")[:3])
+    if rows:
+        return rows
+    base = dt.datetime(2026, 1, 1, 9, 0, tzinfo=dt.UTC)
+    return [
+        transaction_record(
+            user=user,
+            type=TransactionType.TOP_UP,
+            amount=Decimal("4900.00"),
+            channel=Channel.MOBILE_MONEY,
+            reference=f"DEMO-SAR-{suffix}-{n}",
+            reason="Mobile-money top-up",
+            created_at=base + dt.timedelta(hours=n),
+        )
+        for n in range(1, 4)
+    ]
+
+
+def seed_sars(stdout) -> None:
+    users = list(PlatformUser.objects.order_by("phone_number")[:3])
+    people = {key: _staff(key) for key in ("compliance", "compliance2", "mlro", "mlro2")}
+    if len(users) < 3 or not all(people.values()):
+        stdout.write("SARs: skipped (demo users or compliance staff missing)")
+        return
+    created = 0
+    for suffix, index, kind, amount, days_ago, final, (filer, reviewer, approver), text in DEMO_SARS:
+        sar_id = f"SAR-{STAMP}-{suffix}"
+        if SAR.objects.filter(sar_id=sar_id).exists():
+            continue
+        user = users[index]
+        sar = sar_create(
+            actor=people[filer],
+            entity_user_id=user.pk,
+            suspicious_activity_type=kind,
+            activity_description=text,
+            amount_involved=Decimal(amount),
+            date_of_suspicious_activity=dt.date.today() - dt.timedelta(days=days_ago),
+            related_transaction_ids=[t.pk for t in _evidence(user, suffix)],
+            sar_id=sar_id,
+        )
+        road = [s for s in ROAD if not (suffix in SHORTCUT and s == SARStatus.UNDER_INVESTIGATION)]
+        for status in road[: road.index(final) + 1] if final != SARStatus.DRAFT else []:
+            actor = people[
+                {SARStatus.PENDING_REVIEW: filer, SARStatus.PENDING_APPROVAL: reviewer}.get(status, approver)
+            ]
+            sar = sar_transition(
+                sar=sar,
+                actor=actor,
+                status=status,
+                reviewed_by=str(actor.pk),
+                approved_by=str(actor.pk),
+                note=NOTES[status],
+                fiu_reference=f"FIU-SZ-2026-{suffix[-2:]}" if status == SARStatus.ACKNOWLEDGED else "",
+            )
+        created += 1
+    stdout.write(
+        f"SARs: {created} created, {SAR.objects.filter(sar_id__startswith=f'SAR-{STAMP}-DEMO').count()} "
+        "demo SARs in every state"
+    )
+
+
+# ---------------------------------------------------------------- AML rules and alerts
 
 # The demo ledger starts in 2026; scanning from a fixed date keeps the run deterministic.
 DEMO_SCAN_SINCE = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -117,3 +301,4 @@ def seed_rules(stdout) -> None:
 
 def seed(stdout) -> None:
     seed_rules(stdout)
+    seed_sars(stdout)

@@ -1,21 +1,101 @@
+"""The SAR and its workflow.
+
+The workflow is declared here, once: ``SAR.status`` is a protected
+django-fsm-2 field and every row of the interface's transition table is one
+``@transition`` on the model. The transition methods themselves refuse a move
+that breaks the rules (wrong role, missing reviewer or approver, four eyes),
+so no caller can skip a check by calling the method directly;
+``compliance.services.sar_transition`` adds the row lock, the history row and
+the audit entry.
+"""
+
+import secrets
+import string
+import time
 import uuid
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
-from django_fsm import FSMField
+from django.db.models import F, Q
+from django.utils import timezone
+from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
+from backoffice.errors import Conflict, DomainError, Forbidden
 from compliance.choices import ActivityType, SARStatus
 
+_SUFFIX_ALPHABET = string.ascii_uppercase + string.digits
 
-class SAR(models.Model):
+
+def new_sar_id() -> str:
+    """``SAR-`` + milliseconds since the epoch + ``-`` + six uppercase alphanumerics."""
+    suffix = "".join(secrets.choice(_SUFFIX_ALPHABET) for _ in range(6))
+    return f"SAR-{time.time_ns() // 1_000_000}-{suffix}"
+
+
+class FourEyesRequired(DomainError):
+    status = 403
+    code = "FOUR_EYES_REQUIRED"
+    default_message = "Four-eyes principle: this step needs a different person"
+
+
+class InvalidTransition(Conflict):
+    code = "INVALID_TRANSITION"
+
+
+# The capability a staff member needs to move a SAR *into* each state. Filing
+# and reviewing stay with compliance officers; everything from approval on is
+# the MLRO's (backoffice.roles).
+TARGET_CAPABILITY: dict[str, str] = {
+    SARStatus.PENDING_REVIEW: "sars.file",
+    SARStatus.PENDING_APPROVAL: "sars.review",
+    SARStatus.SUBMITTED: "sars.approve",
+    SARStatus.ACKNOWLEDGED: "sars.approve",
+    SARStatus.UNDER_INVESTIGATION: "sars.approve",
+    SARStatus.CLOSED: "sars.approve",
+}
+
+# States that a reviewed (and approved) SAR is in; clean() checks the matching people are set.
+REVIEWED_STATES = frozenset(
+    {
+        SARStatus.PENDING_APPROVAL,
+        SARStatus.SUBMITTED,
+        SARStatus.ACKNOWLEDGED,
+        SARStatus.UNDER_INVESTIGATION,
+        SARStatus.CLOSED,
+    }
+)
+APPROVED_STATES = REVIEWED_STATES - {SARStatus.PENDING_APPROVAL}
+
+
+def may_move_to(target: str):
+    """A django-fsm permission callable: the staff member's role allows moving into ``target``."""
+
+    def check(instance, user) -> bool:
+        has = getattr(user, "has_capability", None)
+        # no row of the table leads into DRAFT; the fallback only keeps the lookup total
+        return bool(has and has(TARGET_CAPABILITY.get(target, "sars.file")))
+
+    return check
+
+
+def require_role(actor, target: str) -> None:
+    if not may_move_to(target)(None, actor):
+        raise Forbidden("Your role does not allow moving a SAR to " + target)
+
+
+class SAR(ConcurrentTransitionMixin, models.Model):
     """A suspicious activity report about one user, moved through review, approval and the FIU's answers.
 
     ``status`` is a protected FSM field: it changes only through the
-    ``@transition`` methods, called by ``compliance.services.sar_transition``.
+    ``@transition`` methods below (one per row of the transition table),
+    called by ``compliance.services.sar_transition``. Four eyes: the reviewer
+    is not the filer, the approver is neither the filer nor the reviewer;
+    the transitions refuse it and database constraints back them up.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    sar_id = models.CharField(max_length=40, unique=True, editable=False)
+    sar_id = models.CharField(max_length=40, unique=True, editable=False, default=new_sar_id)
     status = FSMField(default=SARStatus.DRAFT, choices=SARStatus.choices, protected=True, db_index=True)
     entity_user = models.ForeignKey("kyc.PlatformUser", on_delete=models.PROTECT, related_name="sars")
     suspicious_activity_type = models.CharField(max_length=32, choices=ActivityType.choices)
@@ -47,14 +127,158 @@ class SAR(models.Model):
         ordering = ["-created_at"]
         verbose_name = "SAR"
         verbose_name_plural = "SARs"
-        indexes = [models.Index(fields=["status", "-created_at"], name="sar_status_created")]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="sar_status_created"),
+            # the list's sort orders, each with the primary key that breaks ties (backoffice.api.filters)
+            models.Index(fields=["created_at", "id"], name="sar_sort_created"),
+            models.Index(fields=["amount_involved", "id"], name="sar_sort_amount"),
+            models.Index(fields=["date_of_suspicious_activity", "id"], name="sar_sort_activity_date"),
+            models.Index(fields=["status", "id"], name="sar_sort_status"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_involved__gte=0), name="sar_amount_not_negative"),
+            models.CheckConstraint(
+                condition=Q(reviewed_by__isnull=True) | Q(filed_by__isnull=True) | ~Q(reviewed_by=F("filed_by")),
+                name="sar_reviewer_is_not_filer",
+            ),
+            models.CheckConstraint(
+                condition=Q(approved_by__isnull=True) | Q(filed_by__isnull=True) | ~Q(approved_by=F("filed_by")),
+                name="sar_approver_is_not_filer",
+            ),
+            models.CheckConstraint(
+                condition=Q(approved_by__isnull=True) | Q(reviewed_by__isnull=True) | ~Q(approved_by=F("reviewed_by")),
+                name="sar_approver_is_not_reviewer",
+            ),
+        ]
 
     def __str__(self):
         return self.sar_id
 
+    def clean(self):
+        errors = {}
+        if self.amount_involved is not None and self.amount_involved < 0:
+            errors["amount_involved"] = "The amount involved cannot be negative."
+        if self.date_of_suspicious_activity and self.date_of_suspicious_activity > timezone.now().date():
+            errors["date_of_suspicious_activity"] = "The date of the suspicious activity cannot be in the future."
+        if self.status in REVIEWED_STATES and not self.reviewed_by_id:
+            errors["reviewed_by"] = "A reviewed SAR names its reviewer."
+        if self.status in APPROVED_STATES and not self.approved_by_id:
+            errors["approved_by"] = "An approved SAR names its approver."
+        if self.reviewed_by_id and self.reviewed_by_id == self.filed_by_id:
+            errors["reviewed_by"] = "The reviewer cannot be the person who filed the SAR."
+        if self.approved_by_id and self.approved_by_id in (self.filed_by_id, self.reviewed_by_id):
+            errors["approved_by"] = "The approver cannot be the filer or the reviewer."
+        if errors:
+            raise ValidationError(errors)
+
+    # ------------------------------------------------------------ workflow
+
+    def four_eyes_breach(self, *, actor, target: str) -> str | None:
+        """Why ``actor`` may not take the move into ``target`` as the second (or third) pair of eyes, or None."""
+        actor_id = getattr(actor, "pk", None)
+        if target == SARStatus.PENDING_APPROVAL and actor_id == self.filed_by_id:
+            return "The reviewer cannot be the person who filed the SAR"
+        if target == SARStatus.SUBMITTED:
+            if actor_id == self.filed_by_id:
+                return "The approver cannot be the person who filed the SAR"
+            if actor_id == self.reviewed_by_id:
+                return "The approver cannot be the person who reviewed the SAR"
+        return None
+
+    def _guard(self, actor, target: str) -> None:
+        require_role(actor, target)
+        breach = self.four_eyes_breach(actor=actor, target=target)
+        if breach:
+            raise FourEyesRequired(breach)
+
+    @transition(
+        field=status,
+        source=SARStatus.DRAFT,
+        target=SARStatus.PENDING_REVIEW,
+        permission=may_move_to(SARStatus.PENDING_REVIEW),
+    )
+    def submit_for_review(self, *, actor) -> None:
+        """The filer hands the draft over for review."""
+        self._guard(actor, SARStatus.PENDING_REVIEW)
+
+    @transition(
+        field=status,
+        source=SARStatus.PENDING_REVIEW,
+        target=SARStatus.PENDING_APPROVAL,
+        permission=may_move_to(SARStatus.PENDING_APPROVAL),
+    )
+    def review(self, *, actor) -> None:
+        """A second compliance officer reviews the report; ``actor`` becomes ``reviewed_by``."""
+        self._guard(actor, SARStatus.PENDING_APPROVAL)
+        self.reviewed_by = actor
+        self.reviewed_at = timezone.now()
+
+    @transition(
+        field=status,
+        source=SARStatus.PENDING_APPROVAL,
+        target=SARStatus.SUBMITTED,
+        permission=may_move_to(SARStatus.SUBMITTED),
+    )
+    def approve_and_submit(self, *, actor) -> None:
+        """The MLRO approves the report and files it with the FIU; ``actor`` becomes ``approved_by``."""
+        self._guard(actor, SARStatus.SUBMITTED)
+        now = timezone.now()
+        self.approved_by = actor
+        self.approved_at = now
+        self.submitted_at = now
+
+    @transition(
+        field=status,
+        source=SARStatus.SUBMITTED,
+        target=SARStatus.ACKNOWLEDGED,
+        permission=may_move_to(SARStatus.ACKNOWLEDGED),
+    )
+    def acknowledge(self, *, actor, fiu_reference: str = "") -> None:
+        """The FIU acknowledged receipt, often with its own reference number."""
+        self._guard(actor, SARStatus.ACKNOWLEDGED)
+        self.acknowledged_at = timezone.now()
+        if fiu_reference:
+            self.fiu_reference = fiu_reference
+
+    @transition(
+        field=status,
+        source=SARStatus.ACKNOWLEDGED,
+        target=SARStatus.UNDER_INVESTIGATION,
+        permission=may_move_to(SARStatus.UNDER_INVESTIGATION),
+    )
+    def start_investigation(self, *, actor) -> None:
+        """The FIU opened an investigation."""
+        self._guard(actor, SARStatus.UNDER_INVESTIGATION)
+
+    # Two rows of the table end in CLOSED: after an investigation, or straight
+    # from ACKNOWLEDGED (the flow diagram's shortcut).
+    @transition(
+        field=status,
+        source=SARStatus.UNDER_INVESTIGATION,
+        target=SARStatus.CLOSED,
+        permission=may_move_to(SARStatus.CLOSED),
+    )
+    @transition(
+        field=status, source=SARStatus.ACKNOWLEDGED, target=SARStatus.CLOSED, permission=may_move_to(SARStatus.CLOSED)
+    )
+    def close(self, *, actor) -> None:
+        """The FIU's work on the report is over."""
+        self._guard(actor, SARStatus.CLOSED)
+        self.closed_at = timezone.now()
+
+
+def _transition_table() -> dict[tuple[str, str], str]:
+    field = SAR._meta.get_field("status")
+    return {(str(t.source), str(t.target)): t.name for t in field.get_all_transitions(SAR)}
+
+
+# (from, to) -> name of the SAR method that makes the move; read from the
+# @transition declarations so the table exists in one place only.
+TRANSITIONS: dict[tuple[str, str], str] = _transition_table()
+
 
 class SARTransition(models.Model):
-    """One move of a SAR from one state to another: who, when, from, to, and why."""
+    """One move of a SAR from one state to another: who, when, from, to, and why. Never edited."""
 
     id = models.BigAutoField(primary_key=True)
     sar = models.ForeignKey(SAR, on_delete=models.CASCADE, related_name="transitions")

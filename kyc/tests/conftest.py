@@ -24,12 +24,6 @@ def as_role(staff_client):
     return make
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # factories hash a password per user; PBKDF2 would make a 30-user list test take seconds
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def media(settings, tmp_path):
     """Stored files go to a temporary directory for the test."""

@@ -1,0 +1,365 @@
+"""The SAR pages of the admin site: the queue by status, and one report with its workflow buttons.
+
+Every button calls ``compliance.services.sar_transition`` (the same path as
+the API) with the signed-in staff member as the actor, and only the moves
+that person may take now are shown (``selectors.sar_available_moves``).
+Nothing here edits a report in place: SARs are read-only records whose only
+changes are their transitions.
+"""
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.defaultfilters import floatformat
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from unfold.admin import ModelAdmin, TabularInline
+from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
+from unfold.decorators import display
+
+from backoffice.dashboard import register_card
+from backoffice.errors import DomainError
+from backoffice.services import audit_record
+from compliance.choices import SARStatus
+from compliance.models import SAR, SARTransition
+from compliance.sar_export import FORMATS, render_sar
+from compliance.selectors.sar import sar_available_moves, sar_for_report
+from compliance.services.sar import sar_transition
+
+STATUS_LABELS = {
+    SARStatus.DRAFT: "info",
+    SARStatus.PENDING_REVIEW: "warning",
+    SARStatus.PENDING_APPROVAL: "warning",
+    SARStatus.SUBMITTED: "success",
+    SARStatus.ACKNOWLEDGED: "success",
+    SARStatus.UNDER_INVESTIGATION: "danger",
+    SARStatus.CLOSED: "info",
+}
+
+# What each button says: the move into that state, in the words an officer uses.
+MOVE_LABELS = {
+    SARStatus.PENDING_REVIEW: "Submit for review",
+    SARStatus.PENDING_APPROVAL: "Mark reviewed",
+    SARStatus.SUBMITTED: "Approve and submit to FIU",
+    SARStatus.ACKNOWLEDGED: "FIU acknowledged",
+    SARStatus.UNDER_INVESTIGATION: "FIU investigating",
+    SARStatus.CLOSED: "Close",
+}
+
+
+def can_view_sars(request) -> bool:
+    """Sidebar and dashboard gate: compliance roles only (tipping-off)."""
+    user = request.user
+    return bool(getattr(user, "is_authenticated", False) and user.has_capability("sars.read"))
+
+
+class SARTransitionInline(TabularInline):
+    model = SARTransition
+    fields = ("created_at", "from_status", "to_status", "actor", "note")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+    verbose_name = "transition"
+    verbose_name_plural = "Transition history"
+    hide_title = True
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("actor")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SAR)
+class SARAdmin(ModelAdmin):
+    list_display = (
+        "sar_ref",
+        "status_label",
+        "subject",
+        "suspicious_activity_type",
+        "amount",
+        "filed_by",
+        "created_at",
+    )
+    list_filter = (
+        ("status", ChoicesDropdownFilter),
+        ("suspicious_activity_type", ChoicesDropdownFilter),
+        ("created_at", RangeDateFilter),
+    )
+    list_filter_submit = True
+    search_fields = (
+        "sar_id",
+        "entity_user__first_name",
+        "entity_user__last_name",
+        "entity_user__phone_number",
+        "entity_user__email",
+        "fiu_reference",
+    )
+    list_select_related = ("entity_user", "filed_by")
+    show_full_result_count = False
+    ordering = ("-created_at",)
+    date_hierarchy = None
+    inlines = [SARTransitionInline]
+    change_form_outer_before_template = "compliance/sar_admin_workflow.html"
+    fieldsets = (
+        (
+            "Report",
+            {
+                "fields": (
+                    "sar_ref",
+                    "status_label",
+                    "suspicious_activity_type",
+                    "date_of_suspicious_activity",
+                    "amount",
+                    "activity_description",
+                    "fiu_ref",
+                )
+            },
+        ),
+        ("Subject", {"fields": ("subject_summary",)}),
+        ("Evidence", {"fields": ("transactions_table", "alerts_table")}),
+        (
+            "People and dates",
+            {
+                "fields": (
+                    ("filed_by", "drafted_at"),
+                    ("reviewed_by", "reviewed_at"),
+                    ("approved_by", "approved_at"),
+                    "submitted_at",
+                    "acknowledged_at",
+                    "closed_at",
+                )
+            },
+        ),
+    )
+    readonly_fields = (
+        "sar_ref",
+        "status_label",
+        "suspicious_activity_type",
+        "date_of_suspicious_activity",
+        "amount",
+        "activity_description",
+        "fiu_ref",
+        "subject_summary",
+        "transactions_table",
+        "alerts_table",
+        "filed_by",
+        "drafted_at",
+        "reviewed_by",
+        "reviewed_at",
+        "approved_by",
+        "approved_at",
+        "submitted_at",
+        "acknowledged_at",
+        "closed_at",
+    )
+
+    # ------------------------------------------------------------ permissions
+
+    def has_add_permission(self, request):
+        return False  # SARs are filed through the API (POST /admin/aml/sars) with its validations
+
+    def has_change_permission(self, request, obj=None):
+        return False  # a report changes only through its transitions
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # kept for the legal retention period
+
+    # ------------------------------------------------------------ columns
+
+    @display(description="SAR id", ordering="sar_id")
+    def sar_ref(self, obj):
+        return obj.sar_id
+
+    @display(description="FIU reference")
+    def fiu_ref(self, obj):
+        return obj.fiu_reference or "—"
+
+    @display(description="Status", ordering="status", label=STATUS_LABELS)
+    def status_label(self, obj):
+        return obj.status
+
+    @display(description="Subject", ordering="entity_user__last_name")
+    def subject(self, obj):
+        return obj.entity_user.full_name
+
+    @display(description="Amount (SZL)", ordering="amount_involved")
+    def amount(self, obj):
+        return floatformat(obj.amount_involved, "2g")
+
+    @display(description="Subject")
+    def subject_summary(self, obj):
+        user = obj.entity_user
+        return format_html(
+            "<strong>{}</strong> &middot; {} &middot; {}<br>ID number {} &middot; born {} &middot; {}<br>"
+            "Risk {} (score {}){}",
+            user.full_name,
+            user.phone_number,
+            user.email or "no e-mail",
+            user.id_number or "—",
+            user.date_of_birth or "—",
+            user.occupation or "occupation unknown",
+            user.get_risk_rating_display(),
+            user.current_risk_score,
+            ", potential PEP" if user.is_potential_pep else "",
+        )
+
+    @display(description="Related transactions")
+    def transactions_table(self, obj):
+        rows = obj.related_transactions.all().order_by("created_at")
+        if not rows:
+            return "None"
+        total = sum(t.amount for t in rows)
+        body = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td style='text-align:right'>{}</td></tr>",
+            (
+                (
+                    f"{t.created_at:%Y-%m-%d %H:%M}",
+                    t.reference,
+                    t.get_type_display(),
+                    t.get_channel_display(),
+                    floatformat(t.amount, "2g"),
+                )
+                for t in rows
+            ),
+        )
+        return format_html(
+            "<table class='sar-evidence'><thead><tr><th>Date</th><th>Reference</th><th>Type</th><th>Channel</th>"
+            "<th style='text-align:right'>SZL</th></tr></thead><tbody>{}<tr><th colspan='4'>Total</th>"
+            "<th style='text-align:right'>{}</th></tr></tbody></table>",
+            body,
+            floatformat(total, "2g"),
+        )
+
+    @display(description="Related alerts")
+    def alerts_table(self, obj):
+        alerts = obj.related_alerts.select_related("rule")
+        if not alerts:
+            return "None"
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} &middot; {} &middot; {} &middot; {}</li>",
+                (
+                    (
+                        f"{a.created_at:%Y-%m-%d}",
+                        a.get_alert_type_display(),
+                        a.rule.name if a.rule else "no rule",
+                        a.get_severity_display(),
+                    )
+                    for a in alerts
+                ),
+            ),
+        )
+
+    # ------------------------------------------------------------ workflow buttons and exports
+
+    def get_urls(self):
+        urls = [
+            path(
+                "<uuid:object_id>/transition/",
+                self.admin_site.admin_view(self.transition_view),
+                name="compliance_sar_transition",
+            ),
+            path(
+                "<uuid:object_id>/export/<str:fmt>/",
+                self.admin_site.admin_view(self.export_view),
+                name="compliance_sar_export",
+            ),
+        ]
+        return urls + super().get_urls()
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        sar = self.get_object(request, object_id)
+        extra_context = extra_context or {}
+        if sar is not None:
+            extra_context["sar_moves"] = [
+                {"status": status, "label": MOVE_LABELS[status]}
+                for status in sar_available_moves(sar=sar, actor=request.user)
+            ]
+            extra_context["sar_obj"] = sar
+            extra_context["sar_transition_url"] = reverse("admin:compliance_sar_transition", args=[sar.pk])
+            extra_context["sar_exports"] = [
+                {"label": label, "url": reverse("admin:compliance_sar_export", args=[sar.pk, fmt])}
+                for fmt, label in (("html", "HTML report"), ("text", "Plain text"), ("goaml", "goAML XML"))
+            ]
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def transition_view(self, request, object_id):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        sar = get_object_or_404(SAR, pk=object_id)
+        target = request.POST.get("status", "")
+        me = str(request.user.pk)
+        try:
+            sar = sar_transition(
+                sar=sar,
+                actor=request.user,
+                status=target,
+                reviewed_by=me,
+                approved_by=me,
+                note=request.POST.get("note", "").strip()[:5000],
+                fiu_reference=request.POST.get("fiu_reference", "").strip()[:64],
+            )
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+        else:
+            self.message_user(request, f"{sar.sar_id} moved to {sar.get_status_display()}.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[object_id]))
+
+    def export_view(self, request, object_id, fmt):
+        if not self.has_view_permission(request) or fmt not in FORMATS:
+            raise PermissionDenied
+        sar = get_object_or_404(SAR, pk=object_id)
+        spec = FORMATS[fmt]
+        body = render_sar(sar_for_report(sar=sar), fmt)
+        audit_record(
+            actor=request.user,
+            action="sar.export",
+            object_type="sar",
+            object_id=sar.pk,
+            changes={"sarId": sar.sar_id, "format": fmt, "via": "admin"},
+        )
+        response = HttpResponse(body, content_type=spec.content_type)
+        response["Content-Disposition"] = f'attachment; filename="SAR-{sar.sar_id}.{spec.extension}"'
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+@register_card
+def _sar_cards(request):
+    if not can_view_sars(request):
+        return []
+    counts = SAR.objects.aggregate(
+        drafts=Count("id", filter=Q(status=SARStatus.DRAFT)),
+        review=Count("id", filter=Q(status=SARStatus.PENDING_REVIEW)),
+        approval=Count("id", filter=Q(status=SARStatus.PENDING_APPROVAL)),
+    )
+    url = reverse("admin:compliance_sar_changelist")
+    return [
+        {
+            "title": "SARs awaiting review",
+            "value": counts["review"],
+            "hint": f"{counts['drafts']} drafts",
+            "link": f"{url}?status__exact={SARStatus.PENDING_REVIEW}",
+        },
+        {
+            "title": "SARs awaiting approval",
+            "value": counts["approval"],
+            "hint": "For the MLRO",
+            "link": f"{url}?status__exact={SARStatus.PENDING_APPROVAL}",
+        },
+    ]

@@ -1,0 +1,43 @@
+"""A SAR as a downloadable file: a printable HTML report, plain text, or goAML XML."""
+
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from compliance.goaml import render_goaml
+from compliance.models import SAR
+
+
+@dataclass(frozen=True)
+class ExportFormat:
+    extension: str
+    content_type: str
+
+
+FORMATS: dict[str, ExportFormat] = {
+    "html": ExportFormat("html", "text/html; charset=utf-8"),
+    "text": ExportFormat("txt", "text/plain; charset=utf-8"),
+    "goaml": ExportFormat("xml", "application/xml; charset=utf-8"),
+}
+
+
+def _context(sar: SAR) -> dict:
+    transactions = list(sar.related_transactions.all())
+    return {
+        "sar": sar,
+        "subject": sar.entity_user,
+        "transactions": transactions,
+        "transactions_total": sum((t.amount for t in transactions), start=0),
+        "alerts": list(sar.related_alerts.all()),
+        "history": list(sar.transitions.all()),
+        "generated_at": timezone.now(),
+    }
+
+
+def render_sar(sar: SAR, fmt: str) -> bytes:
+    """``sar`` (loaded by ``selectors.sar.sar_for_report``) in ``fmt``, one of ``FORMATS``."""
+    if fmt == "goaml":
+        return render_goaml(sar)
+    template = "compliance/sar_export.html" if fmt == "html" else "compliance/sar_export.txt"
+    return render_to_string(template, _context(sar)).encode("utf-8")

@@ -1,0 +1,158 @@
+"""Reads of SARs: the list, one report by either of its ids, what a staff member may do with it."""
+
+import hashlib
+import uuid
+from collections.abc import Mapping
+
+import django_filters
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet
+
+from backoffice.api.filters import ListFilterSet
+from backoffice.errors import NotFound, ValidationFailed
+from compliance.choices import SARStatus
+from compliance.models import SAR, SARTransition
+
+# Columns the list shows; the description is the only wide one and the list carries it.
+LIST_COLUMNS = (
+    "id",
+    "sar_id",
+    "status",
+    "suspicious_activity_type",
+    "activity_description",
+    "date_of_suspicious_activity",
+    "amount_involved",
+    "drafted_at",
+    "created_at",
+    "entity_user__id",
+    "entity_user__first_name",
+    "entity_user__last_name",
+    "entity_user__email",
+    "entity_user__phone_number",
+    "filed_by__id",
+    "filed_by__first_name",
+    "filed_by__last_name",
+    "filed_by__email",
+)
+
+
+class SARFilterSet(ListFilterSet):
+    """status, startDate/endDate on createdAt, and sortBy over a whitelist."""
+
+    sort_fields = {
+        "createdAt": "created_at",
+        "amountInvolved": "amount_involved",
+        "dateOfSuspiciousActivity": "date_of_suspicious_activity",
+        "status": "status",
+    }
+
+    status = django_filters.ChoiceFilter(choices=SARStatus.choices)
+
+    class Meta:
+        model = SAR
+        fields = ["status"]
+
+
+def sar_list(*, filters: Mapping) -> QuerySet[SAR]:
+    """SARs matching ``filters`` (query parameters), sorted, with their subject and filer in the same query."""
+    queryset = SAR.objects.select_related("entity_user", "filed_by").only(*LIST_COLUMNS)
+    filterset = SARFilterSet(data=filters, queryset=queryset)
+    if not filterset.is_valid():
+        details = {field: [str(m) for m in messages] for field, messages in filterset.errors.items()}
+        raise ValidationFailed("Validation error", details=details)
+    return filterset.qs
+
+
+# The list's totalItems is an exact COUNT(*), the dearest part of a page once
+# the table is large. SARs change rarely (a few filings and moves a day) and
+# always through compliance.services, which call ``sar_list_changed``; so the
+# count is cached per filter under a token that every write replaces. The
+# short timeout bounds the damage of a write that bypassed the services.
+_COUNT_TOKEN_KEY = "compliance:sar-list:count-token"
+_COUNT_TIMEOUT = 300
+_COUNTED_FILTERS = ("status", "startDate", "endDate")
+
+
+def _count_token() -> str:
+    token = cache.get(_COUNT_TOKEN_KEY)
+    if token is None:
+        cache.add(_COUNT_TOKEN_KEY, uuid.uuid4().hex, None)
+        token = cache.get(_COUNT_TOKEN_KEY) or "none"
+    return token
+
+
+def _new_count_token() -> None:
+    cache.set(_COUNT_TOKEN_KEY, uuid.uuid4().hex, None)
+
+
+def sar_list_changed() -> None:
+    """Forget cached list counts: now, and again once the writing transaction commits.
+
+    The second time matters: a count taken by another request between the
+    write and its commit saw the old rows and must not outlive the commit.
+    """
+    _new_count_token()
+    transaction.on_commit(_new_count_token)
+
+
+def sar_count(*, queryset: QuerySet[SAR], filters: Mapping) -> int:
+    """``queryset.count()`` for the list filtered by ``filters``, cached until the next SAR write."""
+    basis = "&".join(f"{name}={filters.get(name, '')}" for name in _COUNTED_FILTERS)
+    key = f"compliance:sar-list:count:{_count_token()}:{hashlib.sha256(basis.encode()).hexdigest()[:32]}"
+    total = cache.get(key)
+    if total is None:
+        total = queryset.count()
+        cache.set(key, total, _COUNT_TIMEOUT)
+    return total
+
+
+def sar_get(*, ref: str, for_update: bool = False) -> SAR:
+    """The SAR whose UUID or human-readable ``sarId`` is ``ref``; 404 "SAR not found" otherwise."""
+    queryset = SAR.objects.select_related("entity_user", "filed_by", "reviewed_by", "approved_by")
+    if for_update:
+        queryset = queryset.select_for_update()
+    ref = (ref or "").strip()
+    try:
+        lookup = {"pk": uuid.UUID(ref)}
+    except ValueError:
+        lookup = {"sar_id": ref}
+    sar = queryset.filter(**lookup).first() if ref and len(ref) <= 64 else None
+    if sar is None:
+        raise NotFound("SAR not found")
+    return sar
+
+
+def sar_for_report(*, sar: SAR) -> SAR:
+    """``sar`` with everything a report shows (people, transactions, alerts, history) in a fixed number of queries."""
+    return (
+        SAR.objects.select_related("entity_user", "filed_by", "reviewed_by", "approved_by")
+        .prefetch_related(
+            Prefetch(
+                "related_transactions",
+                queryset=sar.related_transactions.model.objects.select_related(
+                    "counterparty_user", "counterparty_vendor"
+                ).order_by("created_at", "id"),
+            ),
+            Prefetch("related_alerts", queryset=sar.related_alerts.model.objects.select_related("rule")),
+            Prefetch(
+                "transitions", queryset=SARTransition.objects.select_related("actor").order_by("created_at", "id")
+            ),
+        )
+        .get(pk=sar.pk)
+    )
+
+
+def sar_available_moves(*, sar: SAR, actor) -> list[str]:
+    """The states ``actor`` may move ``sar`` into right now: the table, the role and four eyes all agree."""
+    moves = []
+    for transition in sar.get_available_user_status_transitions(actor):
+        target = str(transition.target)
+        if sar.four_eyes_breach(actor=actor, target=target) is None and target not in moves:
+            moves.append(target)
+    return moves
+
+
+def user_is_sar_subject(*, user) -> bool:
+    """True when any SAR is about ``user``: the KYC purge keeps such users for the legal retention period."""
+    return SAR.objects.filter(entity_user=user).exists()
