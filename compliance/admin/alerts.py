@@ -1,19 +1,22 @@
 """The alert triage queue: most severe first, assign to me, review, close as false positive, file a SAR.
 
-"File a SAR" opens the SAR add page prefilled from the alert (its user, the
-alert, its transactions and their total) through the admin's querystring
-prefill, so the officer reviews and saves the report with the SAR workflow's
-own form and checks; nothing is filed without that review.
+"File a SAR" drafts a SAR through the SAR service (``sar_create``): the
+alert's user, its transactions and their total, the alert linked, and closes
+the alert as CLOSED_SAR_FILED in the same transaction; the officer lands on
+the new SAR to complete it and move it through the SAR workflow. Without the
+SAR service (it ships with the SAR half of the product), the action opens the
+SAR add page prefilled through its querystring instead.
 """
 
 import json
-from decimal import Decimal
+from importlib.util import find_spec
 from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
-from django.urls import NoReverseMatch, reverse
+from django.shortcuts import get_object_or_404
+from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin, TabularInline
 from unfold.decorators import display
@@ -26,13 +29,6 @@ from compliance.selectors.alerts import severity_rank
 from compliance.services import alerts as services
 
 OPEN_STATES = (AlertStatus.OPEN, AlertStatus.UNDER_REVIEW, AlertStatus.ESCALATED)
-ACTIVITY_BY_RULE_TYPE = {
-    "structuring": "structuring",
-    "threshold": "large_cash",
-    "regulatory_reporting": "large_cash",
-    "cft_related": "terrorist_financing",
-    "pep_related": "money_laundering",
-}
 
 
 class QueueFilter(admin.SimpleListFilter):
@@ -78,18 +74,22 @@ class AlertEventInline(TabularInline):
         return False
 
 
+# The SAR service ships with the SAR half of the product. With it, "File a SAR" drafts the report
+# through sar_create; without it, the SAR add page is opened prefilled through its querystring.
+SAR_SERVICE = find_spec("compliance.services.sar") is not None
+
+
 def sar_prefill_url(alert: Alert) -> str:
     """The SAR add page, prefilled from the alert (raises NoReverseMatch when SARs have no admin page)."""
-    txs = list(alert.related_transactions.all())
-    total = sum((tx.amount for tx in txs), Decimal("0.00"))
+    draft = services.alert_sar_draft(alert)
     params = {
-        "entity_user": alert.user_id,
+        "entity_user": draft["entity_user_id"],
         "related_alerts": alert.pk,
-        "related_transactions": ",".join(str(tx.pk) for tx in txs),
-        "amount_involved": f"{total:.2f}",
-        "date_of_suspicious_activity": (max((tx.created_at for tx in txs), default=alert.created_at)).date(),
-        "suspicious_activity_type": ACTIVITY_BY_RULE_TYPE.get(alert.details.get("ruleType", ""), "unusual_pattern"),
-        "activity_description": f"Alert {alert.pk}: {alert.details.get('ruleName') or alert.alert_type}.",
+        "related_transactions": ",".join(str(pk) for pk in draft["related_transaction_ids"]),
+        "amount_involved": f"{draft['amount_involved']:.2f}",
+        "date_of_suspicious_activity": draft["date_of_suspicious_activity"],
+        "suspicious_activity_type": draft["suspicious_activity_type"],
+        "activity_description": draft["activity_description"],
     }
     return reverse("admin:compliance_sar_add") + "?" + urlencode(params)
 
@@ -159,10 +159,47 @@ class AlertAdmin(ModelAdmin):
 
     @admin.display(description="File a SAR")
     def file_sar_link(self, obj):
+        if obj.status in services.CLOSED:
+            return "Closed alerts cannot be filed again."
+        if SAR_SERVICE:
+            # formaction: the page is one form already, and forms cannot nest
+            url = reverse("admin:compliance_alert_file_sar", args=[obj.pk])
+            return format_html(
+                '<button type="submit" class="button" formaction="{}" formmethod="post">'
+                "Draft a SAR from this alert</button>",
+                url,
+            )
         try:
             return format_html('<a class="button" href="{}">File a SAR from this alert</a>', sar_prefill_url(obj))
         except NoReverseMatch:
             return "The SAR admin page is not available."
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.file_sar_view)
+        return [path("<path:object_id>/file-sar/", view, name="compliance_alert_file_sar"), *super().get_urls()]
+
+    def file_sar_view(self, request, object_id):
+        alert = get_object_or_404(Alert, pk=object_id)
+        if request.method != "POST" or not self.has_change_permission(request):
+            return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
+        return self._file_sar(request, alert)
+
+    def _file_sar(self, request, alert):
+        if not SAR_SERVICE:
+            try:
+                return HttpResponseRedirect(sar_prefill_url(alert))
+            except NoReverseMatch:
+                self.message_user(request, "The SAR admin page is not available.", messages.ERROR)
+                return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
+        try:
+            sar = services.alert_file_sar(alert=alert, actor=request.user)
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
+        self.message_user(
+            request, f"SAR {sar.sar_id} drafted from the alert; the alert is closed as SAR filed.", messages.SUCCESS
+        )
+        return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[sar.pk]))
 
     def has_add_permission(self, request):
         return False
@@ -219,11 +256,7 @@ class AlertAdmin(ModelAdmin):
         if len(alerts) != 1:
             self.message_user(request, "Select exactly one alert to file a SAR from.", messages.WARNING)
             return None
-        try:
-            return HttpResponseRedirect(sar_prefill_url(alerts[0]))
-        except NoReverseMatch:
-            self.message_user(request, "The SAR admin page is not available.", messages.ERROR)
-            return None
+        return self._file_sar(request, alerts[0])
 
     def has_change_permission(self, request, obj=None):
         # the queue's actions need it; one alert's page stays read-only (moves go through the actions or the API)

@@ -7,6 +7,9 @@ silently: a new hit raises a new alert instead. Closing needs a note, the
 officer's reason, which an audit will ask for.
 """
 
+import datetime as dt
+from decimal import Decimal
+
 from django.db import transaction
 
 from backoffice.errors import Conflict, ValidationFailed
@@ -80,3 +83,53 @@ def alert_assign(*, alert: Alert, actor, assignee) -> Alert:
         changes={"from": getattr(previous, "email", None), "to": getattr(assignee, "email", None)},
     )
     return locked
+
+
+# The SAR activity type an alert most likely supports, by the rule type that raised it.
+ACTIVITY_BY_RULE_TYPE = {
+    "structuring": "structuring",
+    "threshold": "large_cash",
+    "regulatory_reporting": "large_cash",
+    "cft_related": "terrorist_financing",
+    "pep_related": "money_laundering",
+}
+
+
+def alert_sar_draft(alert: Alert) -> dict:
+    """What a SAR filed from this alert starts with: subject, transactions, their total, a description."""
+    txs = list(alert.related_transactions.order_by("created_at"))
+    source = alert.details.get("ruleName") or ("PEP name match" if alert.alert_type == "PEP_MATCH" else "alert")
+    return {
+        "entity_user_id": alert.user_id,
+        "suspicious_activity_type": ACTIVITY_BY_RULE_TYPE.get(alert.details.get("ruleType", ""), "unusual_pattern"),
+        "activity_description": (
+            f"Raised by AML alert {alert.pk} ({alert.details.get('ruleId', alert.alert_type)}: {source}, "
+            f"severity {alert.severity}) on {len(txs)} transaction(s)."
+        ),
+        "date_of_suspicious_activity": max((t.created_at for t in txs), default=alert.created_at)
+        .astimezone(dt.UTC)
+        .date(),
+        "amount_involved": sum((t.amount for t in txs), Decimal("0.00")),
+        "related_transaction_ids": [t.pk for t in txs],
+        "related_alert_ids": [alert.pk],
+    }
+
+
+@transaction.atomic
+def alert_file_sar(*, alert: Alert, actor):
+    """Draft a SAR from an alert (through the SAR service) and close the alert as CLOSED_SAR_FILED.
+
+    One transaction: either the report exists and the alert says so, or
+    neither changed. The SAR starts in DRAFT; the officer completes its
+    description and moves it through the SAR workflow.
+    """
+    from compliance.services.sar import sar_create
+
+    locked = Alert.objects.select_for_update().get(pk=alert.pk)
+    if locked.status in CLOSED:
+        raise InvalidTransition(f"Cannot move alert from {locked.status} to {S.CLOSED_SAR_FILED}")
+    sar = sar_create(actor=actor, **alert_sar_draft(locked))
+    alert_transition(
+        alert=locked, actor=actor, to_status=S.CLOSED_SAR_FILED, note=f"SAR {sar.sar_id} drafted from this alert."
+    )
+    return sar
