@@ -60,6 +60,10 @@ ADMIN_SITE_PERMISSIONS: dict[str, set[str]] = {
     "users.read": {"kyc.view_platformuser", "kyc.view_transaction"},
     "users.update": {"kyc.change_platformuser"},
     "sars.read": {"compliance.view_sar", "compliance.view_sartransition"},
+    "rules.read": {"compliance.view_amlrule", "compliance.view_amlruleversion"},
+    "rules.write": {"compliance.add_amlrule", "compliance.change_amlrule"},
+    "alerts.read": {"compliance.view_alert", "compliance.view_alertevent"},
+    "alerts.manage": {"compliance.change_alert"},
 }
 
 

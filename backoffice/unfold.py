@@ -63,6 +63,18 @@ UNFOLD = {
                         "link": reverse_lazy("admin:compliance_sar_changelist"),
                         "permission": "compliance.admin.sar.can_view_sars",
                     },
+                    {
+                        "title": "Alert queue",
+                        "icon": "notification_important",
+                        "link": reverse_lazy("admin:compliance_alert_changelist"),
+                        "permission": lambda request: request.user.has_perm("compliance.view_alert"),
+                    },
+                    {
+                        "title": "AML rules",
+                        "icon": "rule",
+                        "link": reverse_lazy("admin:compliance_amlrule_changelist"),
+                        "permission": lambda request: request.user.has_perm("compliance.view_amlrule"),
+                    },
                 ],
             },
             {

@@ -2,8 +2,13 @@ from django.urls import re_path
 
 from backoffice.api.routers import ApiRouter
 from compliance.api.views import sar as sar_views
+from compliance.api.views.alerts import AlertViewSet
+from compliance.api.views.rules import RuleViewSet
 
 router = ApiRouter()
+# AML rules and alerts
+router.register("admin/aml/rules", RuleViewSet, basename="aml-rule")
+router.register("admin/aml/alerts", AlertViewSet, basename="aml-alert")
 
 urlpatterns = router.urls
 

@@ -36,7 +36,8 @@ class Alert(models.Model):
         indexes = [models.Index(fields=["status", "severity", "-created_at"], name="alert_queue")]
 
     def __str__(self):
-        return f"{self.alert_type} alert on {self.user_id} ({self.severity})"
+        source = self.details.get("ruleId") if self.alert_type == "RULE" else "PEP match"
+        return f"{self.severity} alert {str(self.pk)[:8]}: {source or self.alert_type}"
 
 
 class AlertEvent(models.Model):

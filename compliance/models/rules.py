@@ -1,6 +1,7 @@
 import uuid
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from compliance.choices import RuleType, Severity
@@ -34,6 +35,45 @@ class AMLRule(models.Model):
 
     def __str__(self):
         return f"{self.rule_id} {self.name}"
+
+    # Fields an officer may change after creation (the interface's updatable fields).
+    UPDATABLE = ("name", "category", "severity", "description", "conditions", "actions", "is_active", "priority")
+    MAX_PRIORITY = 1000
+
+    def clean(self):
+        from compliance.engine.parameters import validate_conditions
+
+        errors = validate_conditions(self.conditions)
+        if errors:
+            raise ValidationError(errors)
+        self.rule_type = self.conditions["ruleType"]
+        if not 0 <= (self.priority or 0) <= self.MAX_PRIORITY:
+            raise ValidationError({"priority": "Invalid priority value"})
+        if not isinstance(self.actions, dict):
+            raise ValidationError({"actions": "Must be an object."})
+        if not isinstance(self.actions.get("createAlert", True), bool):
+            raise ValidationError({"actions": "createAlert must be true or false."})
+
+    def snapshot(self) -> dict:
+        """The rule's text at this version, as kept in AMLRuleVersion."""
+        return {
+            "ruleId": self.rule_id,
+            "name": self.name,
+            "description": self.description,
+            "category": self.category,
+            "ruleType": self.rule_type,
+            "conditions": self.conditions,
+            "actions": self.actions,
+            "severity": self.severity,
+            "isActive": self.is_active,
+            "priority": self.priority,
+            "version": self.version,
+        }
+
+    @property
+    def creates_alerts(self) -> bool:
+        # actions.createAlert false makes a rule log-only (the interface's LOW behaviour, by choice)
+        return bool((self.actions or {}).get("createAlert", True))
 
 
 class AMLRuleVersion(models.Model):
