@@ -12,6 +12,7 @@ import datetime as dt
 import django_filters
 from django import forms
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 
 TRUE_VALUES = {"true", "1"}
 FALSE_VALUES = {"false", "0"}
@@ -29,6 +30,7 @@ class StrictBooleanField(forms.Field):
         raise forms.ValidationError("Must be true, false, 1 or 0.")
 
 
+@extend_schema_field({"type": "boolean", "description": "true, false, 1 or 0"})
 class StrictBooleanFilter(django_filters.Filter):
     field_class = StrictBooleanField
 
@@ -60,6 +62,9 @@ class DateBoundField(forms.Field):
             raise forms.ValidationError("Must be an ISO date (YYYY-MM-DD) or date-time.") from None
 
 
+@extend_schema_field(
+    {"type": "string", "description": "ISO date (a whole UTC day) or date-time", "example": "2026-11-21"}
+)
 class DateBoundFilter(django_filters.Filter):
     field_class = DateBoundField
 
