@@ -1,4 +1,4 @@
-"""Fixtures every app's tests share: API clients signed in as each staff role."""
+"""Fixtures every app's tests share: API clients signed in as each staff role, a browser."""
 
 import pytest
 from django.core.cache import cache
@@ -7,6 +7,8 @@ from rest_framework.test import APIClient
 from backoffice import tokens
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
+
+pytest_plugins = ["backoffice.tests.browser"]
 
 
 @pytest.fixture(autouse=True)

@@ -6,6 +6,7 @@ from unfold.admin import ModelAdmin
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
 
 from backoffice import services
+from backoffice.admin_base import ReadOnlyAdminMixin
 from backoffice.errors import DomainError
 from backoffice.models import AuditLog, Staff
 
@@ -66,7 +67,7 @@ class StaffAdmin(BaseUserAdmin, ModelAdmin):
 
 
 @admin.register(AuditLog)
-class AuditLogAdmin(ModelAdmin):
+class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
     """The audit log, read-only for everyone."""
 
     list_display = ("created_at", "actor_email", "action", "object_type", "object_id", "ip_address")
@@ -86,12 +87,3 @@ class AuditLogAdmin(ModelAdmin):
         "ip_address",
     )
     fields = readonly_fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

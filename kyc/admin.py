@@ -14,6 +14,7 @@ from django.utils.functional import cached_property
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
+from backoffice.admin_base import ReadOnlyAdminMixin
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from kyc import selectors, services
@@ -326,7 +327,7 @@ class PlatformUserAdmin(ModelAdmin):
 
 
 @admin.register(Transaction)
-class TransactionAdmin(ModelAdmin):
+class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
     """The ledger, read-only: rows are written by kyc.services.transaction_record only."""
 
     list_display = ("created_at", "reference", "user", "type", "amount", "status", "channel", "balance_after", "actor")
@@ -355,15 +356,6 @@ class TransactionAdmin(ModelAdmin):
         "created_at",
     )
     fields = readonly_fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @register_card

@@ -3,15 +3,15 @@
 import pytest
 
 from backoffice.choices import StaffRole
-from backoffice.tests.browser import page, sign_in  # noqa: F401  (fixture)
-from backoffice.tests.factories import PASSWORD, StaffFactory
+from backoffice.tests.browser import sign_in
+from backoffice.tests.factories import StaffFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_admin_signs_in_and_opens_the_dashboard(page, live_server, tmp_path):  # noqa: F811
+def test_admin_signs_in_and_opens_the_dashboard(page, live_server, tmp_path):
     StaffFactory(email="ada@example.com", role=StaffRole.ADMIN, first_name="Ada")
-    sign_in(page, live_server, "ada@example.com", PASSWORD)
+    sign_in(page, live_server, "ada@example.com")
     assert "Good to see you, Ada" in page.inner_text("body")
     assert page.locator(".vk-card").count() >= 2
     page.screenshot(path=str(tmp_path / "dashboard.png"), full_page=True)
@@ -19,7 +19,7 @@ def test_admin_signs_in_and_opens_the_dashboard(page, live_server, tmp_path):  #
     page.wait_for_url("**/admin/backoffice/auditlog/")
 
 
-def test_a_wrong_password_keeps_the_staff_member_out(page, live_server):  # noqa: F811
+def test_a_wrong_password_keeps_the_staff_member_out(page, live_server):
     StaffFactory(email="ada@example.com")
     page.goto(f"{live_server.url}/admin/login/")
     page.fill("input[name=username]", "ada@example.com")

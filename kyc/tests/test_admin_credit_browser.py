@@ -1,60 +1,23 @@
 """The admin credit form in a real browser: sign in, open a user, credit, see the new balance."""
 
-import os
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
-from backoffice.tests.factories import PASSWORD, StaffFactory
+from backoffice.tests.browser import sign_in
+from backoffice.tests.factories import StaffFactory
 from kyc.models import Transaction
 from kyc.tests.factories import PlatformUserFactory
 
-CHROMIUM = "/usr/bin/chromium"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed at /usr/bin/chromium"),
-]
-
-
-@pytest.fixture
-def page(live_server):
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        page = browser.new_page()
-        page.set_default_timeout(15000)
-        yield page
-        browser.close()
-
-
-def sign_in(page, live_server, staff):
-    page.goto(live_server.url + reverse("admin:login") + "?next=" + reverse("admin:index"))
-    page.fill("input[name=username]", staff.email)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(live_server.url + reverse("admin:index"))
+pytestmark = pytest.mark.browser
 
 
 @pytest.mark.django_db(transaction=True)
 def test_finance_credits_a_wallet_from_the_user_page(page, live_server):
     staff = StaffFactory(role="finance")
     user = PlatformUserFactory(first_name="Busisiwe", last_name="Motsa")
-    sign_in(page, live_server, staff)
+    sign_in(page, live_server, staff.email)
 
     page.goto(live_server.url + reverse("admin:kyc_platformuser_change", args=[user.pk]))
     page.get_by_role("link", name="Credit wallet").click()

@@ -1,54 +1,13 @@
 """The SAR workflow buttons in a real browser: each person sees only their move, and pressing it moves the SAR."""
 
-import os
-
 import pytest
 from django.urls import reverse
 
-from backoffice.tests.factories import PASSWORD
+from backoffice.tests.browser import signed_in_page
 from compliance.choices import SARStatus
 from compliance.models import SAR
 
-CHROMIUM = "/usr/bin/chromium"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed at /usr/bin/chromium"),
-]
-
-
-@pytest.fixture
-def browser(live_server):
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield chromium
-        chromium.close()
-
-
-def signed_in_page(browser, live_server, staff):
-    """A fresh browser context (its own cookies) signed in as ``staff``."""
-    page = browser.new_context().new_page()
-    page.set_default_timeout(15000)
-    page.goto(live_server.url + reverse("admin:login") + "?next=" + reverse("admin:index"))
-    page.fill("input[name=username]", staff.email)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(live_server.url + reverse("admin:index"))
-    return page
+pytestmark = pytest.mark.browser
 
 
 def move_buttons(page):
