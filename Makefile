@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint format migrate demo bench clean
+.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml clean
 
 install: $(STAMP)
 
@@ -50,8 +50,17 @@ test: install lint
 	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
 		$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: install
-	$(PY) bench/run.py
+# Benchmarks load large data sets into their own PostgreSQL databases; run them on purpose, not in CI.
+bench: bench-kyc bench-sars bench-aml
+
+bench-kyc: install
+	$(PY) bench/kyc_users.py $(BENCH_ARGS)
+
+bench-sars: install
+	$(PY) bench/sars.py $(BENCH_ARGS)
+
+bench-aml: install
+	$(PY) bench/aml_engine.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
