@@ -91,8 +91,11 @@ TEMPLATES = [
 # ---------------------------------------------------------------- database
 
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+# Persistent connections serve production; in tests the live server's request threads would
+# keep theirs open past the test and block dropping the test database.
+_conn_max_age = env_int("DB_CONN_MAX_AGE", 0 if ENVIRONMENT == "test" else 60, minimum=0)
 try:
-    _db = dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0))
+    _db = dj_database_url.parse(DATABASE_URL, conn_max_age=_conn_max_age)
 except Exception as exc:  # dj_database_url raises several types for a bad URL
     raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {exc}") from None
 if _db["ENGINE"] not in {"django.db.backends.sqlite3", "django.db.backends.postgresql"}:
