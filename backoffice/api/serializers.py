@@ -1,5 +1,7 @@
 """Input and output shapes of the authentication endpoints."""
 
+from collections.abc import Mapping
+
 from rest_framework import serializers
 
 
@@ -120,3 +122,27 @@ class PhoneVerifiedOut(serializers.Serializer):
 
 class EmptyOut(serializers.Serializer):
     pass
+
+
+class RejectUnknownFieldsMixin:
+    """Input serializers that refuse fields outside their table (a typo must not be silently dropped).
+
+    Unknown fields are reported beside the known fields' own errors, in one 400.
+    """
+
+    unknown_field_message = "This field cannot be set here."
+
+    def to_internal_value(self, data):
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
+        errors: dict = {}
+        value = None
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if not isinstance(exc.detail, dict):
+                raise
+            errors.update(exc.detail)
+        errors.update({name: [self.unknown_field_message] for name in unknown})
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value

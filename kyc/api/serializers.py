@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from backoffice.api.serializers import RejectUnknownFieldsMixin
 from backoffice.files import signed_file_url
 
 
@@ -42,7 +43,10 @@ class UserDetailOut(UserListOut):
     referralCode = serializers.CharField(source="referral_code")
 
 
-class UserUpdateIn(serializers.Serializer):
+class UserUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    """Only the names and the e-mail; any other field is a 400 naming it, and nothing is written."""
+
+    unknown_field_message = "This field cannot be updated."
     firstName = serializers.CharField(max_length=100, required=False)
     lastName = serializers.CharField(max_length=100, required=False)
     email = serializers.EmailField(max_length=254, required=False, allow_blank=True)

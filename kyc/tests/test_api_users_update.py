@@ -63,3 +63,20 @@ def test_updating_an_unknown_user_is_404(admin_client_api):
     )
     assert response.status_code == 404
     assert response.json()["message"] == "User not found"
+
+
+def test_an_unknown_field_and_a_bad_email_are_reported_together(admin_client_api):
+    user = PlatformUserFactory(first_name="Old")
+    response = admin_client_api.put(
+        user_url(user), {"firstName": "New", "email": "not-an-email", "riskRating": "LOW"}, format="json"
+    )
+    assert response.status_code == 400
+    assert set(response.json()["error"]["details"]) == {"email", "riskRating"}
+    user.refresh_from_db()
+    assert user.first_name == "Old"
+
+
+def test_a_json_array_body_is_400(admin_client_api):
+    user = PlatformUserFactory()
+    response = admin_client_api.put(user_url(user), [{"firstName": "X"}], format="json")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "VALIDATION_ERROR"

@@ -4,6 +4,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from backoffice.api.serializers import RejectUnknownFieldsMixin
 from compliance.choices import Severity
 
 
@@ -27,17 +28,7 @@ class StrictBoolean(serializers.BooleanField):
         self.fail("invalid", input=data)
 
 
-class RejectUnknownMixin:
-    """Fields outside the body's table are a 400, not silently dropped (typos would go unnoticed)."""
-
-    def validate(self, attrs):
-        unknown = sorted(set(self.initial_data) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError({name: ["This field cannot be set here."] for name in unknown})
-        return attrs
-
-
-class RuleCreateIn(RejectUnknownMixin, serializers.Serializer):
+class RuleCreateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     ruleId = serializers.RegexField(
         r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$",
         max_length=64,
@@ -53,7 +44,7 @@ class RuleCreateIn(RejectUnknownMixin, serializers.Serializer):
     priority = AnyJSON(required=False, default=100, help_text="Integer from 0 to 1000")
 
 
-class RuleUpdateIn(RejectUnknownMixin, serializers.Serializer):
+class RuleUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
     description = serializers.CharField(required=False, allow_blank=True)
     category = serializers.CharField(max_length=64, required=False, allow_blank=True)

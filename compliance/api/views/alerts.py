@@ -6,12 +6,11 @@ from rest_framework.decorators import action
 
 from backoffice.api.envelope import ok
 from compliance.api.serializers import alerts as s
-from compliance.api.views.base import RoutedMethodsOnly
 from compliance.selectors import alerts as selectors
 from compliance.services import alerts as services
 
 
-class AlertViewSet(RoutedMethodsOnly, viewsets.GenericViewSet):
+class AlertViewSet(viewsets.GenericViewSet):
     """AML alerts. Only compliance roles see them: support and finance must never learn of one."""
 
     serializer_class = s.AlertOut

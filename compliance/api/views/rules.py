@@ -6,14 +6,13 @@ from rest_framework.decorators import action
 
 from backoffice.api.envelope import ok
 from compliance.api.serializers import rules as s
-from compliance.api.views.base import RoutedMethodsOnly
 from compliance.selectors import rules as selectors
 from compliance.services import rules as services
 
 RULE_REF = OpenApiParameter("ruleId", str, OpenApiParameter.PATH, description="The rule's ruleId or its UUID")
 
 
-class RuleViewSet(RoutedMethodsOnly, viewsets.GenericViewSet):
+class RuleViewSet(viewsets.GenericViewSet):
     """AML detection rules. Reading needs rules.read; writing needs rules.write (MLRO, admin)."""
 
     serializer_class = s.RuleOut
