@@ -274,13 +274,18 @@ def user_unarchive(*, user: PlatformUser, actor) -> PlatformUser:
 def validate_credit(*, amount, reason) -> tuple[Decimal, str]:
     """amount > 0, ≤ 1,000,000, at most two decimals; reason non-empty. Returns them cleaned."""
     details: dict[str, list[str]] = {}
-    try:
-        value = amount if isinstance(amount, Decimal) else Decimal(str(amount))
-        if isinstance(amount, bool) or not value.is_finite():
-            raise ArithmeticError
-    except (ArithmeticError, ValueError, TypeError):
-        value = None
-        details["amount"] = ["A valid number is required."]
+    value = None
+    if amount is None or amount == "":
+        details["amount"] = ["This field is required."]
+    else:
+        try:
+            # a JSON number or a decimal string; a float is read through its shortest repr, never its binary value
+            value = amount if isinstance(amount, Decimal) else Decimal(str(amount))
+            if isinstance(amount, bool) or not value.is_finite():
+                raise ArithmeticError
+        except (ArithmeticError, ValueError, TypeError):
+            value = None
+            details["amount"] = ["A valid number is required."]
     if value is not None:
         if value <= 0:
             details["amount"] = ["Must be greater than 0."]
@@ -288,8 +293,10 @@ def validate_credit(*, amount, reason) -> tuple[Decimal, str]:
             details["amount"] = ["Must be at most 1000000."]
         elif value != value.quantize(Decimal("0.01")):
             details["amount"] = ["At most 2 decimal places."]
-    reason = (reason or "").strip() if isinstance(reason, str) else ""
-    if not reason:
+    if reason is not None and not isinstance(reason, str):
+        details["reason"] = ["Must be a string."]
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason and "reason" not in details:
         details["reason"] = ["A reason is required."]
     elif len(reason) > 255:
         details["reason"] = ["At most 255 characters."]

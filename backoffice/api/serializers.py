@@ -146,3 +146,18 @@ class RejectUnknownFieldsMixin:
         if errors:
             raise serializers.ValidationError(errors)
         return value
+
+
+class PassThroughField(serializers.Field):
+    """A JSON value handed to the service untouched, so the service's own rules (and messages) decide.
+
+    Use where a domain rule must hold for the admin site too: the service
+    validates, and reports every field's problem in one 400. Subclass it with
+    ``@extend_schema_field`` to document the expected type.
+    """
+
+    def to_internal_value(self, data):
+        return data
+
+    def to_representation(self, value):
+        return value

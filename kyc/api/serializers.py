@@ -1,8 +1,9 @@
 """JSON shapes of /admin/users: camelCase, money as numbers with two decimals, nothing about SARs or alerts."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from backoffice.api.serializers import RejectUnknownFieldsMixin
+from backoffice.api.serializers import PassThroughField, RejectUnknownFieldsMixin
 from backoffice.files import signed_file_url
 
 
@@ -138,11 +139,16 @@ class SearchByPhoneOut(serializers.Serializer):
     nfcCardNumber = BlankAsNullCharField(source="nfc_card_number", allow_null=True)
 
 
-class AddBalanceIn(serializers.Serializer):
-    """Shape only; the money rules (> 0, ≤ 1,000,000, two decimals) live in kyc.services.validate_credit."""
+@extend_schema_field({"type": "number", "exclusiveMinimum": 0, "maximum": 1000000, "multipleOf": 0.01})
+class CreditAmountInput(PassThroughField):
+    pass
 
-    amount = serializers.DecimalField(max_digits=20, decimal_places=10, coerce_to_string=False)
-    reason = serializers.CharField(max_length=255)
+
+class AddBalanceIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    """Shape only: kyc.services.validate_credit checks amount and reason together (the admin form uses it too)."""
+
+    amount = CreditAmountInput(required=False, help_text="Emalangeni, > 0, at most 1,000,000, two decimals")
+    reason = PassThroughField(required=False, help_text="Why the wallet is credited")
 
 
 class AddBalanceOut(serializers.Serializer):

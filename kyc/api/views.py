@@ -185,8 +185,8 @@ class UserViewSet(viewsets.GenericViewSet):
         result = services.user_credit(
             user=user,
             actor=request.user,
-            amount=body.validated_data["amount"],
-            reason=body.validated_data["reason"],
+            amount=body.validated_data.get("amount"),
+            reason=body.validated_data.get("reason"),
             idempotency_key=request.headers.get("Idempotency-Key"),
         )
         return ok(s.AddBalanceOut(result).data, message="Balance added")

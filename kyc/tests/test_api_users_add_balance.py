@@ -139,3 +139,20 @@ def test_crediting_an_unknown_user_is_404(admin_client_api):
         format="json",
     )
     assert response.status_code == 404 and response.json()["message"] == "User not found"
+
+
+@pytest.mark.parametrize(
+    "body,fields",
+    [
+        ({}, {"amount", "reason"}),
+        ({"amount": 1.001, "reason": ""}, {"amount", "reason"}),
+        ({"amount": "abc", "reason": 42}, {"amount", "reason"}),
+        ({"amount": 5, "reason": "ok", "currency": "USD"}, {"currency"}),
+    ],
+)
+def test_every_problem_of_a_credit_body_is_named_in_one_400(admin_client_api, body, fields):
+    user = PlatformUserFactory()
+    response = admin_client_api.post(user_url(user, "add-balance"), body, format="json")
+    assert response.status_code == 400
+    assert set(response.json()["error"]["details"]) == fields
+    assert not Transaction.objects.filter(user=user).exists()

@@ -4,19 +4,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from backoffice.api.serializers import RejectUnknownFieldsMixin
+from backoffice.api.serializers import PassThroughField, RejectUnknownFieldsMixin
 from compliance.choices import Severity
 
 
 @extend_schema_field(OpenApiTypes.INT)
-class AnyJSON(serializers.Field):
-    """Passes a JSON value through untouched; the service validates it with the domain's own messages."""
-
-    def to_internal_value(self, data):
-        return data
-
-    def to_representation(self, value):
-        return value
+class PriorityInput(PassThroughField):
+    """The service checks the priority, so "Invalid priority value" is one message for every caller."""
 
 
 class StrictBoolean(serializers.BooleanField):
@@ -41,7 +35,7 @@ class RuleCreateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     actions = serializers.DictField(required=False, default=dict)
     severity = serializers.ChoiceField(choices=Severity.choices, required=False, default=Severity.MEDIUM)
     isActive = StrictBoolean(required=False, default=False)
-    priority = AnyJSON(required=False, default=100, help_text="Integer from 0 to 1000")
+    priority = PriorityInput(required=False, default=100, help_text="Integer from 0 to 1000")
 
 
 class RuleUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
@@ -52,7 +46,7 @@ class RuleUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     actions = serializers.DictField(required=False)
     severity = serializers.ChoiceField(choices=Severity.choices, required=False)
     isActive = StrictBoolean(required=False)
-    priority = AnyJSON(required=False, help_text="Integer from 0 to 1000")
+    priority = PriorityInput(required=False, help_text="Integer from 0 to 1000")
 
     FIELD_MAP = {"isActive": "is_active"}
 
