@@ -144,11 +144,16 @@ class CreditAmountInput(PassThroughField):
     pass
 
 
+@extend_schema_field({"type": "string", "minLength": 1, "maxLength": 255})
+class CreditReasonInput(PassThroughField):
+    pass
+
+
 class AddBalanceIn(RejectUnknownFieldsMixin, serializers.Serializer):
     """Shape only: kyc.services.validate_credit checks amount and reason together (the admin form uses it too)."""
 
     amount = CreditAmountInput(required=False, help_text="Emalangeni, > 0, at most 1,000,000, two decimals")
-    reason = PassThroughField(required=False, help_text="Why the wallet is credited")
+    reason = CreditReasonInput(required=False, help_text="Why the wallet is credited")
 
 
 class AddBalanceOut(serializers.Serializer):
