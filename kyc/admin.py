@@ -5,16 +5,14 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.paginator import Paginator
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.functional import cached_property
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
-from backoffice.admin_base import ReadOnlyAdminMixin
+from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from kyc import selectors, services
@@ -29,14 +27,6 @@ VERIFICATION_COLOURS = {
 }
 RISK_COLOURS = {RiskRating.LOW: "success", RiskRating.MEDIUM: "warning", RiskRating.HIGH: "danger"}
 LEDGER_ROWS_SHOWN = 50
-
-
-class EstimatedCountPaginator(Paginator):
-    """Exact counts on small results, the planner's estimate on huge ones (see selectors.estimated_count)."""
-
-    @cached_property
-    def count(self):
-        return selectors.estimated_count(self.object_list)
 
 
 class ArchiveStateFilter(admin.SimpleListFilter):

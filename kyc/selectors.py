@@ -5,7 +5,6 @@ import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db import connection
 from django.db.models import Avg, Count, Q, QuerySet, Sum
 from django.utils import timezone
 
@@ -29,9 +28,6 @@ LIST_FIELDS = (
     "is_archived",
     "created_at",
 )
-
-# Above this many rows (by the planner's estimate) an exact COUNT(*) costs more than the page itself.
-EXACT_COUNT_LIMIT = 10_000
 
 TWO_PLACES = Decimal("0.01")
 
@@ -62,45 +58,6 @@ def user_by_phone(*, phone_number: str) -> PlatformUser:
     if user is None:
         raise NotFound("User not found")
     return user
-
-
-def estimated_count(queryset: QuerySet) -> int:
-    """COUNT(*) where it is cheap, the planner's estimate where it is not.
-
-    On PostgreSQL the query is first EXPLAINed; when the planner expects more
-    than ``EXACT_COUNT_LIMIT`` rows the estimate is returned (pages of a
-    million users then cost a page, not a scan). Small results, and SQLite,
-    get the exact figure.
-    """
-    if connection.vendor != "postgresql":
-        return queryset.count()
-    sql, params = queryset.order_by().values("pk").query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-        plan = cursor.fetchone()[0]
-    if isinstance(plan, str):  # psycopg2 without the json typecaster
-        import json
-
-        plan = json.loads(plan)
-    estimate = int(plan[0]["Plan"]["Plan Rows"])
-    return estimate if estimate > EXACT_COUNT_LIMIT else queryset.count()
-
-
-DEFERRED_JOIN_OFFSET = 1_000
-
-
-def page_of(queryset: QuerySet, *, offset: int, limit: int) -> list:
-    """One page of an ordered queryset; deep pages first find their ids, then fetch only those rows.
-
-    Skipping 100,000 rows through the list index costs little when only the
-    index is read (the ids are in it); reading each skipped row from the
-    table is what makes deep OFFSETs slow.
-    """
-    if offset < DEFERRED_JOIN_OFFSET:
-        return list(queryset[offset : offset + limit])
-    ids = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
-    by_id = {row.pk: row for row in queryset.order_by().filter(pk__in=ids)}
-    return [by_id[pk] for pk in ids if pk in by_id]
 
 
 def user_stats(*, now: dt.datetime | None = None) -> dict[str, int]:

@@ -1,12 +1,9 @@
 """Reads of SARs: the list, one report by either of its ids, what a staff member may do with it."""
 
-import hashlib
 import uuid
 from collections.abc import Mapping
 
 import django_filters
-from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 
 from backoffice.api.filters import ListFilterSet
@@ -62,49 +59,6 @@ def sar_list(*, filters: Mapping) -> QuerySet[SAR]:
         details = {field: [str(m) for m in messages] for field, messages in filterset.errors.items()}
         raise ValidationFailed("Validation error", details=details)
     return filterset.qs
-
-
-# The list's totalItems is an exact COUNT(*), the dearest part of a page once
-# the table is large. SARs change rarely (a few filings and moves a day) and
-# always through compliance.services, which call ``sar_list_changed``; so the
-# count is cached per filter under a token that every write replaces. The
-# short timeout bounds the damage of a write that bypassed the services.
-_COUNT_TOKEN_KEY = "compliance:sar-list:count-token"
-_COUNT_TIMEOUT = 300
-_COUNTED_FILTERS = ("status", "startDate", "endDate")
-
-
-def _count_token() -> str:
-    token = cache.get(_COUNT_TOKEN_KEY)
-    if token is None:
-        cache.add(_COUNT_TOKEN_KEY, uuid.uuid4().hex, None)
-        token = cache.get(_COUNT_TOKEN_KEY) or "none"
-    return token
-
-
-def _new_count_token() -> None:
-    cache.set(_COUNT_TOKEN_KEY, uuid.uuid4().hex, None)
-
-
-def sar_list_changed() -> None:
-    """Forget cached list counts: now, and again once the writing transaction commits.
-
-    The second time matters: a count taken by another request between the
-    write and its commit saw the old rows and must not outlive the commit.
-    """
-    _new_count_token()
-    transaction.on_commit(_new_count_token)
-
-
-def sar_count(*, queryset: QuerySet[SAR], filters: Mapping) -> int:
-    """``queryset.count()`` for the list filtered by ``filters``, cached until the next SAR write."""
-    basis = "&".join(f"{name}={filters.get(name, '')}" for name in _COUNTED_FILTERS)
-    key = f"compliance:sar-list:count:{_count_token()}:{hashlib.sha256(basis.encode()).hexdigest()[:32]}"
-    total = cache.get(key)
-    if total is None:
-        total = queryset.count()
-        cache.set(key, total, _COUNT_TIMEOUT)
-    return total
 
 
 def sar_get(*, ref: str, for_update: bool = False) -> SAR:

@@ -20,7 +20,6 @@ from backoffice.services import audit_record
 from compliance.choices import SARStatus
 from compliance.models import SAR, Alert, SARTransition
 from compliance.models.sar import TRANSITIONS, FourEyesRequired, InvalidTransition, require_role
-from compliance.selectors.sar import sar_list_changed
 from kyc.models import PlatformUser, Transaction
 
 __all__ = ["sar_create", "sar_transition", "FourEyesRequired", "InvalidTransition"]
@@ -129,7 +128,6 @@ def sar_create(
             sar.sar_id = SAR._meta.get_field("sar_id").get_default()
     sar.related_transactions.set(transactions)
     sar.related_alerts.set(alerts)
-    sar_list_changed()
     audit_record(
         actor=actor,
         action="sar.create",
@@ -197,7 +195,6 @@ def sar_transition(
         # the row lock makes this unreachable through this function; a writer outside it is not so polite
         raise Conflict("The SAR was moved by someone else meanwhile; reload it and try again") from None
     SARTransition.objects.create(sar=locked, from_status=source, to_status=status, actor=actor, note=note or "")
-    sar_list_changed()
     audit_record(
         actor=actor,
         action="sar.transition",

@@ -8,7 +8,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 
 from backoffice.api.envelope import ok
-from backoffice.api.pagination import EnvelopePagination, page_params
+from backoffice.api.pagination import EnvelopePagination
 from backoffice.errors import ValidationFailed
 from kyc import selectors, services
 from kyc.api import serializers as s
@@ -16,16 +16,6 @@ from kyc.filtersets import TransactionFilterSet, UserFilterSet
 from kyc.models import PlatformUser
 
 MIN_SEARCH_LENGTH = 3
-
-
-class UserPagination(EnvelopePagination):
-    """The general envelope; the total is exact unless the planner expects a huge result (see estimated_count)."""
-
-    def paginate_queryset(self, queryset, request, view=None):
-        self.page, self.limit = page_params(request, default_limit=self.default_limit)
-        self.total = selectors.estimated_count(queryset)
-        offset = (self.page - 1) * self.limit
-        return selectors.page_of(queryset, offset=offset, limit=self.limit)
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -55,7 +45,6 @@ class UserViewSet(viewsets.GenericViewSet):
     serializer_class = s.UserListOut
     filter_backends = [DjangoFilterBackend]
     filterset_class = UserFilterSet
-    pagination_class = UserPagination
     capabilities = {
         "list": "users.read",
         "retrieve": "users.read",

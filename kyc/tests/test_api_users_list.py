@@ -4,6 +4,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from backoffice.api import pagination
 from kyc.tests.conftest import BASE
 from kyc.tests.factories import PlatformUserFactory
 
@@ -140,9 +141,7 @@ def test_put_on_the_collection_is_405(admin_client_api):
 
 
 def test_deep_pages_find_their_ids_first_and_keep_the_order(admin_client_api, monkeypatch):
-    from kyc import selectors
-
-    monkeypatch.setattr(selectors, "DEFERRED_JOIN_OFFSET", 2)
+    monkeypatch.setattr(pagination, "DEFERRED_JOIN_OFFSET", 2)
     users = PlatformUserFactory.create_batch(5)
     expected = [str(u.pk) for u in sorted(users, key=lambda u: (u.created_at, u.pk), reverse=True)][2:4]
     data = admin_client_api.get(BASE, {"limit": 2, "page": 2}).json()["data"]

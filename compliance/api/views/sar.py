@@ -14,7 +14,7 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.views import APIView
 
 from backoffice.api.envelope import ok
-from backoffice.api.pagination import page_params
+from backoffice.api.pagination import estimated_count, page_of, page_params
 from backoffice.errors import ValidationFailed
 from backoffice.services import audit_record
 from compliance import services
@@ -28,7 +28,7 @@ from compliance.api.serializers.sar import (
 )
 from compliance.choices import SARStatus
 from compliance.sar_export import FORMATS, render_sar
-from compliance.selectors.sar import sar_count, sar_for_report, sar_get, sar_list
+from compliance.selectors.sar import sar_for_report, sar_get, sar_list
 
 TAG = ["SARs"]
 SAR_REF = OpenApiParameter(
@@ -58,9 +58,8 @@ class SARListCreateView(APIView):
     def get(self, request):
         page, limit = page_params(request)
         queryset = sar_list(filters=request.query_params)
-        total = sar_count(queryset=queryset, filters=request.query_params)
-        offset = (page - 1) * limit
-        rows = list(queryset[offset : offset + limit]) if offset < total else []
+        total = estimated_count(queryset)
+        rows = page_of(queryset, offset=(page - 1) * limit, limit=limit)
         total_pages = math.ceil(total / limit) if total else 0
         return ok(
             {
