@@ -21,12 +21,11 @@ from unfold.decorators import display
 
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
-from backoffice.services import audit_record
 from compliance.choices import SARStatus
 from compliance.models import SAR, SARTransition
-from compliance.sar_export import FORMATS, render_sar
-from compliance.selectors.sar import sar_available_moves, sar_for_report
-from compliance.services.sar import sar_transition
+from compliance.sar_export import FORMATS
+from compliance.selectors.sar import sar_available_moves
+from compliance.services.sar import sar_export, sar_transition
 
 STATUS_LABELS = {
     SARStatus.DRAFT: "info",
@@ -324,15 +323,7 @@ class SARAdmin(ModelAdmin):
         if not self.has_view_permission(request) or fmt not in FORMATS:
             raise PermissionDenied
         sar = get_object_or_404(SAR, pk=object_id)
-        spec = FORMATS[fmt]
-        body = render_sar(sar_for_report(sar=sar), fmt)
-        audit_record(
-            actor=request.user,
-            action="sar.export",
-            object_type="sar",
-            object_id=sar.pk,
-            changes={"sarId": sar.sar_id, "format": fmt, "via": "admin"},
-        )
+        body, spec = sar_export(sar=sar, actor=request.user, fmt=fmt, via="admin")
         response = HttpResponse(body, content_type=spec.content_type)
         response["Content-Disposition"] = f'attachment; filename="SAR-{sar.sar_id}.{spec.extension}"'
         response["Cache-Control"] = "no-store"

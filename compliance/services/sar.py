@@ -20,9 +20,11 @@ from backoffice.services import audit_record
 from compliance.choices import SARStatus
 from compliance.models import SAR, Alert, SARTransition
 from compliance.models.sar import TRANSITIONS, FourEyesRequired, InvalidTransition, require_role
+from compliance.sar_export import FORMATS, ExportFormat, render_sar
+from compliance.selectors.sar import sar_for_report
 from kyc.models import PlatformUser, Transaction
 
-__all__ = ["sar_create", "sar_transition", "FourEyesRequired", "InvalidTransition"]
+__all__ = ["sar_create", "sar_transition", "sar_export", "FourEyesRequired", "InvalidTransition"]
 
 # Model field -> API field, so a model-level refusal names what the client sent.
 _API_NAMES = {
@@ -203,3 +205,18 @@ def sar_transition(
         changes={"sarId": locked.sar_id, "from": source, "to": status, "note": note or ""},
     )
     return locked
+
+
+def sar_export(*, sar: SAR, actor: Staff, fmt: str, via: str = "api") -> tuple[bytes, ExportFormat]:
+    """The report as a file in ``fmt`` (html, text, goaml), with an audit entry: who took a copy matters."""
+    if fmt not in FORMATS:
+        raise ValidationFailed("Invalid format. Use html or text", details={"format": [", ".join(FORMATS)]})
+    body = render_sar(sar_for_report(sar=sar), fmt)
+    audit_record(
+        actor=actor,
+        action="sar.export",
+        object_type="sar",
+        object_id=sar.pk,
+        changes={"sarId": sar.sar_id, "format": fmt, "via": via},
+    )
+    return body, FORMATS[fmt]

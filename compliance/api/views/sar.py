@@ -15,8 +15,6 @@ from rest_framework.views import APIView
 
 from backoffice.api.envelope import ok
 from backoffice.api.pagination import estimated_count, page_of, page_params
-from backoffice.errors import ValidationFailed
-from backoffice.services import audit_record
 from compliance import services
 from compliance.api.serializers.sar import (
     SARCreatedOut,
@@ -27,8 +25,8 @@ from compliance.api.serializers.sar import (
     SARStatusOut,
 )
 from compliance.choices import SARStatus
-from compliance.sar_export import FORMATS, render_sar
-from compliance.selectors.sar import sar_for_report, sar_get, sar_list
+from compliance.sar_export import FORMATS
+from compliance.selectors.sar import sar_get, sar_list
 
 TAG = ["SARs"]
 SAR_REF = OpenApiParameter(
@@ -151,19 +149,7 @@ class SARExportView(APIView):
     )
     def get(self, request, sarId: str):
         fmt = request.query_params.get("format", "html") or "html"
-        sar = sar_get(ref=sarId)
-        if fmt not in FORMATS:
-            raise ValidationFailed("Invalid format. Use html or text", details={"format": [", ".join(FORMATS)]})
-        spec = FORMATS[fmt]
-        body = render_sar(sar_for_report(sar=sar), fmt)
-        # downloading a report is recorded like a write: who took a copy matters to an auditor
-        audit_record(
-            actor=request.user,
-            action="sar.export",
-            object_type="sar",
-            object_id=sar.pk,
-            changes={"sarId": sar.sar_id, "format": fmt},
-        )
+        body, spec = services.sar_export(sar=sar_get(ref=sarId), actor=request.user, fmt=fmt)
         response = HttpResponse(body, content_type=spec.content_type)
         response["Content-Disposition"] = f'attachment; filename="SAR-{sarId}.{spec.extension}"'
         response["Cache-Control"] = "no-store"
