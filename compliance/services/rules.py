@@ -134,9 +134,13 @@ def rule_update(*, rule: AMLRule, actor, changes: dict[str, Any], action: str = 
     return locked
 
 
+@transaction.atomic
 def rule_toggle(*, rule: AMLRule, actor) -> AMLRule:
-    """Flip isActive, as a new version like any other change."""
-    current = AMLRule.objects.values_list("is_active", flat=True).get(pk=rule.pk)
+    """Flip isActive, as a new version like any other change.
+
+    The row is locked before it is read, so two toggles at once flip twice instead of both writing one value.
+    """
+    current = AMLRule.objects.select_for_update().values_list("is_active", flat=True).get(pk=rule.pk)
     return rule_update(rule=rule, actor=actor, changes={"is_active": not current}, action="aml_rule.toggle")
 
 

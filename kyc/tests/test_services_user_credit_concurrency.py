@@ -1,51 +1,23 @@
 """Concurrent credits on PostgreSQL: the row lock queues them, none is lost, a shared key credits once."""
 
-import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection, connections
 
+from backoffice.tests.concurrency import run_in_threads
 from backoffice.tests.factories import StaffFactory
 from kyc.models import PlatformUser, Transaction
 from kyc.services import user_credit
 from kyc.tests.factories import PlatformUserFactory
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks and real concurrency need PostgreSQL")
-
-
-def run_in_threads(count, target):
-    barrier = threading.Barrier(count)
-    errors = []
-
-    def worker(index):
-        try:
-            barrier.wait()
-            target(index)
-        except Exception as exc:  # collected and asserted on below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return errors
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]
 
 
 def test_concurrent_credits_never_lose_one():
     staff = StaffFactory(role="finance")
     user = PlatformUserFactory()
-    errors = run_in_threads(8, lambda i: user_credit(user=user, actor=staff, amount=Decimal("10.01"), reason=f"r{i}"))
-    assert errors == []
+    outcomes = run_in_threads(8, lambda i: user_credit(user=user, actor=staff, amount=Decimal("10.01"), reason=f"r{i}"))
+    assert not [o for o in outcomes if isinstance(o, Exception)]
     user.refresh_from_db()
     assert user.balance == Decimal("80.08")
     assert Transaction.objects.filter(user=user).count() == 8
@@ -56,14 +28,13 @@ def test_concurrent_credits_never_lose_one():
 def test_concurrent_retries_with_one_idempotency_key_credit_once():
     staff = StaffFactory(role="finance")
     user = PlatformUserFactory()
-    results = []
-    errors = run_in_threads(
+    results = run_in_threads(
         6,
-        lambda i: results.append(
-            user_credit(user=user, actor=staff, amount=Decimal("5.00"), reason="retry", idempotency_key="same-key")
+        lambda i: user_credit(
+            user=user, actor=staff, amount=Decimal("5.00"), reason="retry", idempotency_key="same-key"
         ),
     )
-    assert errors == []
+    assert not [r for r in results if isinstance(r, Exception)]
     assert PlatformUser.objects.get(pk=user.pk).balance == Decimal("5.00")
     assert Transaction.objects.filter(user=user).count() == 1
     assert len({r["transactionId"] for r in results}) == 1
