@@ -117,7 +117,7 @@ def alert_sar_draft(alert: Alert) -> dict:
 
 @transaction.atomic
 def alert_file_sar(*, alert: Alert, actor):
-    """Draft a SAR from an alert (through the SAR service) and close the alert as CLOSED_SAR_FILED.
+    """Draft a SAR from an alert; filing it closes the alert as CLOSED_SAR_FILED (compliance.services.sar).
 
     One transaction: either the report exists and the alert says so, or
     neither changed. The SAR starts in DRAFT; the officer completes its
@@ -128,8 +128,4 @@ def alert_file_sar(*, alert: Alert, actor):
     locked = Alert.objects.select_for_update().get(pk=alert.pk)
     if locked.status in CLOSED:
         raise InvalidTransition(f"Cannot move alert from {locked.status} to {S.CLOSED_SAR_FILED}")
-    sar = sar_create(actor=actor, **alert_sar_draft(locked))
-    alert_transition(
-        alert=locked, actor=actor, to_status=S.CLOSED_SAR_FILED, note=f"SAR {sar.sar_id} drafted from this alert."
-    )
-    return sar
+    return sar_create(actor=actor, **alert_sar_draft(locked))

@@ -17,11 +17,13 @@ from django_fsm import ConcurrentTransition
 from backoffice.errors import Conflict, Forbidden, NotFound, ValidationFailed, django_validation_details
 from backoffice.models import Staff
 from backoffice.services import audit_record
-from compliance.choices import SARStatus
+from compliance.choices import AlertStatus, SARStatus
 from compliance.models import SAR, Alert, SARTransition
 from compliance.models.sar import TRANSITIONS, FourEyesRequired, InvalidTransition, require_role
 from compliance.sar_export import FORMATS, ExportFormat, render_sar
 from compliance.selectors.sar import sar_for_report
+from compliance.services.alerts import CLOSED as CLOSED_ALERT_STATUSES
+from compliance.services.alerts import alert_transition
 from kyc.models import PlatformUser, Transaction
 
 __all__ = ["sar_create", "sar_transition", "sar_export", "FourEyesRequired", "InvalidTransition"]
@@ -97,7 +99,7 @@ def sar_create(
     transactions = list(Transaction.objects.filter(pk__in=tx_ids, user=user).only("id"))
     missing_tx = sorted(str(i) for i in set(tx_ids) - {t.pk for t in transactions})
     alert_ids = _unique_ids(related_alert_ids, "relatedAlertIds")
-    alerts = list(Alert.objects.filter(pk__in=alert_ids).only("id"))
+    alerts = list(Alert.objects.filter(pk__in=alert_ids).only("id", "status"))
     missing_alerts = sorted(str(i) for i in set(alert_ids) - {a.pk for a in alerts})
     details = {}
     if missing_tx:
@@ -144,6 +146,12 @@ def sar_create(
             "relatedAlertIds": [str(a.pk) for a in alerts],
         },
     )
+    # an alert a report cites has been acted on: it leaves the triage queue as CLOSED_SAR_FILED
+    for alert in alerts:
+        if alert.status not in CLOSED_ALERT_STATUSES:
+            alert_transition(
+                alert=alert, actor=actor, to_status=AlertStatus.CLOSED_SAR_FILED, note=f"Cited by SAR {sar.sar_id}."
+            )
     return sar
 
 

@@ -140,3 +140,21 @@ def test_related_alerts_are_linked_and_returned(clients, subject, subject_alert)
     assert r.status_code == 201, r.content
     assert r.json()["data"]["relatedAlertIds"] == [str(subject_alert.pk)]
     assert list(SAR.objects.get(pk=r.json()["data"]["id"]).related_alerts.all()) == [subject_alert]
+
+
+def test_alerts_a_sar_cites_leave_the_queue_as_sar_filed(clients, subject, subject_alert):
+    from compliance.models import Alert
+
+    closed_earlier = Alert.objects.create(
+        user=subject, severity="LOW", status="CLOSED_FALSE_POSITIVE", dedup_key=f"test:closed:{subject.pk}"
+    )
+    r = clients["filer"].post(
+        URL, body(subject, relatedAlertIds=[str(subject_alert.pk), str(closed_earlier.pk)]), format="json"
+    )
+    assert r.status_code == 201
+    sar_id = r.json()["data"]["sarId"]
+    subject_alert.refresh_from_db()
+    closed_earlier.refresh_from_db()
+    assert subject_alert.status == "CLOSED_SAR_FILED"
+    assert subject_alert.events.get().note == f"Cited by SAR {sar_id}."
+    assert closed_earlier.status == "CLOSED_FALSE_POSITIVE" and not closed_earlier.events.exists()
