@@ -165,12 +165,7 @@ def user_history(*, user: PlatformUser) -> UserHistory:
 
 
 def user_has_retention_hold(*, user: PlatformUser) -> bool:
-    """True while the law says the user's records must be kept: they are the subject of a SAR,
-    or a SAR cites one of their ledger rows or alerts (purging those would cut the report's evidence)."""
-    from compliance.models import SAR  # compliance builds on kyc, so it is imported only when needed
+    """True while the law says the user's records must be kept (compliance decides: it knows the SARs)."""
+    from compliance.selectors import user_under_sar_retention  # compliance builds on kyc: imported when needed
 
-    return (
-        user.sars.exists()
-        or SAR.objects.filter(related_transactions__user=user).exists()
-        or SAR.objects.filter(related_alerts__user=user).exists()
-    )
+    return user_under_sar_retention(user=user)

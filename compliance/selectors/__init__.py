@@ -2,5 +2,5 @@ from compliance.selectors.sar import (  # noqa: F401
     sar_available_moves,
     sar_get,
     sar_list,
-    user_is_sar_subject,
+    user_under_sar_retention,
 )

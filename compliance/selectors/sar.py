@@ -107,6 +107,14 @@ def sar_available_moves(*, sar: SAR, actor) -> list[str]:
     return moves
 
 
-def user_is_sar_subject(*, user) -> bool:
-    """True when any SAR is about ``user``: the KYC purge keeps such users for the legal retention period."""
-    return SAR.objects.filter(entity_user=user).exists()
+def user_under_sar_retention(*, user) -> bool:
+    """True while a SAR needs this user's records kept for the legal retention period.
+
+    They are its subject, or it cites one of their ledger rows or alerts
+    (purging those would cut the report's evidence). The KYC purge asks this.
+    """
+    return (
+        SAR.objects.filter(entity_user=user).exists()
+        or SAR.objects.filter(related_transactions__user=user).exists()
+        or SAR.objects.filter(related_alerts__user=user).exists()
+    )

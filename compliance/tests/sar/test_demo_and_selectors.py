@@ -9,7 +9,7 @@ from backoffice.errors import NotFound
 from compliance import demo
 from compliance.choices import SARStatus
 from compliance.models import SAR, SARTransition
-from compliance.selectors import sar_get, user_is_sar_subject
+from compliance.selectors import sar_get, user_under_sar_retention
 from kyc import demo as kyc_demo
 from kyc.tests.factories import PlatformUserFactory
 
@@ -42,11 +42,11 @@ def test_demo_sars_respect_four_eyes(demo_world):
         assert sar.approved_by_id is None or sar.approved_by_id not in (sar.filed_by_id, sar.reviewed_by_id)
 
 
-def test_user_is_sar_subject_is_true_only_for_subjects(make_sar, subject):
+def test_sar_retention_covers_only_the_subject(make_sar, subject):
     bystander = PlatformUserFactory()
     make_sar()
-    assert user_is_sar_subject(user=subject) is True
-    assert user_is_sar_subject(user=bystander) is False
+    assert user_under_sar_retention(user=subject) is True
+    assert user_under_sar_retention(user=bystander) is False
 
 
 def test_sar_get_accepts_the_uuid_or_the_sar_id(make_sar):
