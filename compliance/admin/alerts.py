@@ -3,20 +3,16 @@
 "File a SAR" drafts a SAR through the SAR service (``sar_create``): the
 alert's user, its transactions and their total, the alert linked, and closes
 the alert as CLOSED_SAR_FILED in the same transaction; the officer lands on
-the new SAR to complete it and move it through the SAR workflow. Without the
-SAR service (it ships with the SAR half of the product), the action opens the
-SAR add page prefilled through its querystring instead.
+the new SAR to complete it and move it through the SAR workflow.
 """
 
 import json
-from importlib.util import find_spec
-from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin, TabularInline
 from unfold.decorators import display
@@ -72,26 +68,6 @@ class AlertEventInline(TabularInline):
 
     def has_change_permission(self, request, obj=None):
         return False
-
-
-# The SAR service ships with the SAR half of the product. With it, "File a SAR" drafts the report
-# through sar_create; without it, the SAR add page is opened prefilled through its querystring.
-SAR_SERVICE = find_spec("compliance.services.sar") is not None
-
-
-def sar_prefill_url(alert: Alert) -> str:
-    """The SAR add page, prefilled from the alert (raises NoReverseMatch when SARs have no admin page)."""
-    draft = services.alert_sar_draft(alert)
-    params = {
-        "entity_user": draft["entity_user_id"],
-        "related_alerts": alert.pk,
-        "related_transactions": ",".join(str(pk) for pk in draft["related_transaction_ids"]),
-        "amount_involved": f"{draft['amount_involved']:.2f}",
-        "date_of_suspicious_activity": draft["date_of_suspicious_activity"],
-        "suspicious_activity_type": draft["suspicious_activity_type"],
-        "activity_description": draft["activity_description"],
-    }
-    return reverse("admin:compliance_sar_add") + "?" + urlencode(params)
 
 
 @admin.register(Alert)
@@ -161,18 +137,13 @@ class AlertAdmin(ModelAdmin):
     def file_sar_link(self, obj):
         if obj.status in services.CLOSED:
             return "Closed alerts cannot be filed again."
-        if SAR_SERVICE:
-            # formaction: the page is one form already, and forms cannot nest
-            url = reverse("admin:compliance_alert_file_sar", args=[obj.pk])
-            return format_html(
-                '<button type="submit" class="button" formaction="{}" formmethod="post">'
-                "Draft a SAR from this alert</button>",
-                url,
-            )
-        try:
-            return format_html('<a class="button" href="{}">File a SAR from this alert</a>', sar_prefill_url(obj))
-        except NoReverseMatch:
-            return "The SAR admin page is not available."
+        # formaction: the page is one form already, and forms cannot nest
+        url = reverse("admin:compliance_alert_file_sar", args=[obj.pk])
+        return format_html(
+            '<button type="submit" class="button" formaction="{}" formmethod="post">'
+            "Draft a SAR from this alert</button>",
+            url,
+        )
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.file_sar_view)
@@ -185,12 +156,6 @@ class AlertAdmin(ModelAdmin):
         return self._file_sar(request, alert)
 
     def _file_sar(self, request, alert):
-        if not SAR_SERVICE:
-            try:
-                return HttpResponseRedirect(sar_prefill_url(alert))
-            except NoReverseMatch:
-                self.message_user(request, "The SAR admin page is not available.", messages.ERROR)
-                return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
         try:
             sar = services.alert_file_sar(alert=alert, actor=request.user)
         except DomainError as exc:

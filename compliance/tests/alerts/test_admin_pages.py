@@ -109,20 +109,6 @@ def test_admin_refuses_bad_conditions_with_the_parameter_named(db, rule):
     assert AMLRule.objects.get(pk=rule.pk).version == 3
 
 
-def test_file_a_sar_prefills_the_sar_form_from_the_alert(db, make_alert, monkeypatch):
-    from urllib.parse import parse_qs, urlparse
-
-    from compliance.admin import alerts as alert_admin
-
-    monkeypatch.setattr(alert_admin, "reverse", lambda name: "/admin/compliance/sar/add/")
-    alert = make_alert(transactions=2)
-    query = parse_qs(urlparse(alert_admin.sar_prefill_url(alert)).query)
-    txs = list(alert.related_transactions.all())
-    assert query["entity_user"] == [str(alert.user_id)] and query["related_alerts"] == [str(alert.pk)]
-    assert set(query["related_transactions"][0].split(",")) == {str(t.pk) for t in txs}
-    assert query["amount_involved"] == [f"{sum(t.amount for t in txs):.2f}"]
-
-
 def test_file_a_sar_action_needs_exactly_one_alert(db, make_alert):
     alerts = [make_alert(), make_alert()]
     client, _ = _login(StaffRole.COMPLIANCE_OFFICER)
