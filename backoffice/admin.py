@@ -1,4 +1,4 @@
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.models import Group
 from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
@@ -6,8 +6,7 @@ from unfold.admin import ModelAdmin
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
 
 from backoffice import services
-from backoffice.admin_base import ReadOnlyAdminMixin
-from backoffice.errors import DomainError
+from backoffice.admin_base import ReadOnlyAdminMixin, ServiceErrorsAdminMixin
 from backoffice.models import AuditLog, Staff
 
 # Roles replace groups, and token rows are machinery, not something staff should browse or edit.
@@ -33,7 +32,7 @@ class StaffChangeForm(UserChangeForm):
 
 
 @admin.register(Staff)
-class StaffAdmin(BaseUserAdmin, ModelAdmin):
+class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
     """Staff accounts; only the admin role reaches this page (see backoffice.roles)."""
 
     form = StaffChangeForm
@@ -59,11 +58,7 @@ class StaffAdmin(BaseUserAdmin, ModelAdmin):
     )
 
     def save_model(self, request, obj, form, change):
-        try:
-            services.staff_admin_save(staff=obj, actor=request.user, changed_fields=list(form.changed_data))
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-            raise
+        services.staff_admin_save(staff=obj, actor=request.user, changed_fields=list(form.changed_data))
 
 
 @admin.register(AuditLog)

@@ -1,9 +1,12 @@
 """Pieces the admin pages of every app share."""
 
+from django.contrib import messages
 from django.core.paginator import Paginator
+from django.shortcuts import redirect
 from django.utils.functional import cached_property
 
 from backoffice.api.pagination import estimated_count
+from backoffice.errors import DomainError
 
 
 class EstimatedCountPaginator(Paginator):
@@ -25,3 +28,19 @@ class ReadOnlyAdminMixin:
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ServiceErrorsAdminMixin:
+    """For admin pages whose ``save_model`` calls a service.
+
+    A DomainError the service raises rolls the save back (the change view is
+    atomic) and comes back as an error message on the same page, never a 500.
+    """
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except DomainError as exc:
+            reasons = "; ".join(f"{field}: {' '.join(texts)}" for field, texts in (exc.details or {}).items())
+            self.message_user(request, f"{exc.message}{' (' + reasons + ')' if reasons else ''}", messages.ERROR)
+            return redirect(request.get_full_path())

@@ -12,7 +12,7 @@ from django.urls import reverse
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
-from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin
+from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from kyc import selectors, services
@@ -83,7 +83,7 @@ class UserChangeForm(forms.ModelForm):
 
 
 @admin.register(PlatformUser)
-class PlatformUserAdmin(ModelAdmin):
+class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     """KYC users: searchable like the API, badges for status and risk, credit and archive through the services."""
 
     form = UserChangeForm
@@ -219,18 +219,7 @@ class PlatformUserAdmin(ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         data = {api: form.cleaned_data[field] for api, field in services.USER_EDITABLE_FIELDS.items()}
-        try:
-            services.user_update(user=obj, actor=request.user, data=data)
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-            raise
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except DomainError:
-            # reported through message_user in save_model; show the page again instead of a 500
-            return redirect(request.path)
+        services.user_update(user=obj, actor=request.user, data=data)
 
     # ---------------------------------------------------------------- actions
 

@@ -69,7 +69,12 @@ class PlatformUser(models.Model):
         ordering = ["-created_at"]
         verbose_name = "KYC user"
         constraints = [
-            models.UniqueConstraint(fields=["email"], condition=~Q(email=""), name="kyc_user_email_unique"),
+            models.UniqueConstraint(
+                fields=["email"],
+                condition=~Q(email=""),
+                name="kyc_user_email_unique",
+                violation_error_message="An account with this email already exists.",
+            ),
             models.CheckConstraint(condition=Q(balance__gte=0), name="kyc_user_balance_not_negative"),
             models.CheckConstraint(
                 condition=Q(current_risk_score__gte=0) & Q(current_risk_score__lte=100),

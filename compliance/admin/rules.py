@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from unfold.admin import ModelAdmin, TabularInline
 
+from backoffice.admin_base import ServiceErrorsAdminMixin
 from backoffice.errors import DomainError
 from compliance.engine.parameters import validate_conditions
 from compliance.models import AMLRule, AMLRuleVersion
@@ -67,7 +68,7 @@ class AMLRuleVersionInline(TabularInline):
 
 
 @admin.register(AMLRule)
-class AMLRuleAdmin(ModelAdmin):
+class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     """Officers read the rules; MLROs and admins change them. Every change is a new version."""
 
     form = AMLRuleForm
@@ -84,29 +85,25 @@ class AMLRuleAdmin(ModelAdmin):
         return (*fields, "rule_id") if obj else fields
 
     def save_model(self, request, obj, form, change):
-        try:
-            if change:
-                changes = {f: form.cleaned_data[f] for f in form.changed_data if f in AMLRule.UPDATABLE}
-                services.rule_update(rule=obj, actor=request.user, changes=changes)
-                obj.refresh_from_db()
-            else:
-                created = services.rule_create(
-                    actor=request.user,
-                    rule_id=obj.rule_id,
-                    name=obj.name,
-                    conditions=obj.conditions,
-                    description=obj.description,
-                    category=obj.category,
-                    actions=obj.actions or {},
-                    severity=obj.severity,
-                    is_active=obj.is_active,
-                    priority=obj.priority,
-                )
-                obj.pk = created.pk
-                obj._state.adding = False
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-            raise
+        if change:
+            changes = {f: form.cleaned_data[f] for f in form.changed_data if f in AMLRule.UPDATABLE}
+            services.rule_update(rule=obj, actor=request.user, changes=changes)
+            obj.refresh_from_db()
+            return
+        created = services.rule_create(
+            actor=request.user,
+            rule_id=obj.rule_id,
+            name=obj.name,
+            conditions=obj.conditions,
+            description=obj.description,
+            category=obj.category,
+            actions=obj.actions or {},
+            severity=obj.severity,
+            is_active=obj.is_active,
+            priority=obj.priority,
+        )
+        obj.pk = created.pk
+        obj._state.adding = False
 
     @admin.action(description="Enable / disable the selected rules", permissions=["change"])
     def toggle_selected(self, request, queryset):

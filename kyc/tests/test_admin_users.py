@@ -159,3 +159,35 @@ def test_the_ledger_page_is_read_only_and_the_dashboard_shows_user_cards():
     assert whole_ledger.status_code == 200 and "5.00" in whole_ledger.content.decode()
     dashboard = client.get(reverse("admin:index")).content.decode()
     assert "Pending verification" in dashboard
+
+
+def test_a_duplicate_email_is_refused_in_plain_words():
+    from kyc.tests.factories import PlatformUserFactory
+
+    client, _ = browser("support")
+    PlatformUserFactory(email="taken@example.com")
+    user = PlatformUserFactory(first_name="Keep", email="mine@example.com")
+    r = client.post(
+        change_url(user), {"first_name": "Changed", "last_name": user.last_name, "email": "taken@example.com"}
+    )
+    assert r.status_code == 200 and "An account with this email already exists." in r.content.decode()
+    user.refresh_from_db()
+    assert (user.first_name, user.email) == ("Keep", "mine@example.com")
+
+
+def test_a_service_refusal_comes_back_as_a_message_not_an_error_page(monkeypatch):
+    from backoffice.errors import Conflict
+    from kyc import services
+    from kyc.tests.factories import PlatformUserFactory
+
+    def refuse(**kwargs):
+        raise Conflict("Refused by the service", details={"email": ["Not now."]})
+
+    monkeypatch.setattr(services, "user_update", refuse)
+    client, _ = browser("support")
+    user = PlatformUserFactory(first_name="Keep")
+    r = client.post(change_url(user), {"first_name": "Changed", "last_name": user.last_name, "email": ""}, follow=True)
+    assert r.status_code == 200
+    assert "Refused by the service (email: Not now.)" in r.content.decode()
+    user.refresh_from_db()
+    assert user.first_name == "Keep"
