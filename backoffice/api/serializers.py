@@ -161,3 +161,13 @@ class PassThroughField(serializers.Field):
 
     def to_representation(self, value):
         return value
+
+
+class MoneyField(serializers.DecimalField):
+    """Emalangeni: a JSON number with at most two decimals, exact (Decimal) both ways, as the ledger stores it."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_digits", 14)
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("coerce_to_string", False)
+        super().__init__(**kwargs)

@@ -3,12 +3,8 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from backoffice.api.serializers import PassThroughField, RejectUnknownFieldsMixin
+from backoffice.api.serializers import MoneyField, PassThroughField, RejectUnknownFieldsMixin
 from backoffice.files import signed_file_url
-
-
-def _money(**kwargs):
-    return serializers.DecimalField(max_digits=14, decimal_places=2, **kwargs)
 
 
 class BlankAsNullCharField(serializers.CharField):
@@ -25,7 +21,7 @@ class UserListOut(serializers.Serializer):
     verificationStatus = serializers.CharField(source="verification_status")
     riskRating = serializers.CharField(source="risk_rating")
     currentRiskScore = serializers.IntegerField(source="current_risk_score")
-    balance = _money()
+    balance = MoneyField()
     isVerified = serializers.BooleanField(source="is_verified")
     isArchived = serializers.BooleanField(source="is_archived")
     createdAt = serializers.DateTimeField(source="created_at")
@@ -79,14 +75,14 @@ class VerificationOut(serializers.Serializer):
 class TransactionOut(serializers.Serializer):
     id = serializers.UUIDField()
     type = serializers.CharField()
-    amount = _money()
+    amount = MoneyField()
     currency = serializers.CharField()
     status = serializers.CharField()
     channel = serializers.CharField()
     reference = serializers.CharField()
     reason = serializers.CharField()
     description = serializers.CharField()
-    balanceAfter = _money(source="balance_after", allow_null=True)
+    balanceAfter = MoneyField(source="balance_after", allow_null=True)
     createdAt = serializers.DateTimeField(source="created_at")
 
 
@@ -110,8 +106,8 @@ class TimelineEventOut(serializers.Serializer):
 
 class StatisticsOut(serializers.Serializer):
     totalTransactions = serializers.IntegerField()
-    totalVolume = _money()
-    avgTransaction = _money()
+    totalVolume = MoneyField()
+    avgTransaction = MoneyField()
     daysActive = serializers.IntegerField()
 
 
@@ -157,9 +153,9 @@ class AddBalanceIn(RejectUnknownFieldsMixin, serializers.Serializer):
 
 
 class AddBalanceOut(serializers.Serializer):
-    previousBalance = _money()
-    addedAmount = _money()
-    newBalance = _money()
+    previousBalance = MoneyField()
+    addedAmount = MoneyField()
+    newBalance = MoneyField()
     transactionId = serializers.UUIDField()
     reference = serializers.CharField()
 

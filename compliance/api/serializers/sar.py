@@ -6,11 +6,8 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from backoffice.api.serializers import MoneyField
 from compliance.choices import ActivityType, SARStatus
-
-
-def _money(**kwargs):
-    return serializers.DecimalField(max_digits=14, decimal_places=2, **kwargs)
 
 
 class SARCreateIn(serializers.Serializer):
@@ -18,7 +15,7 @@ class SARCreateIn(serializers.Serializer):
     suspiciousActivityType = serializers.ChoiceField(choices=ActivityType.values)
     activityDescription = serializers.CharField(max_length=20000)
     dateOfSuspiciousActivity = serializers.DateField(input_formats=["%Y-%m-%d"])
-    amountInvolved = _money(min_value=Decimal("0"))
+    amountInvolved = MoneyField(min_value=Decimal("0"))
     relatedTransactionIds = serializers.ListField(
         child=serializers.UUIDField(), required=False, default=list, max_length=1000
     )
@@ -62,7 +59,7 @@ class SARCreatedOut(serializers.Serializer):
     suspiciousActivityType = serializers.CharField(source="suspicious_activity_type")
     activityDescription = serializers.CharField(source="activity_description")
     dateOfSuspiciousActivity = serializers.DateField(source="date_of_suspicious_activity")
-    amountInvolved = _money(source="amount_involved")
+    amountInvolved = MoneyField(source="amount_involved")
     entityUserId = serializers.UUIDField(source="entity_user_id")
     relatedTransactionIds = serializers.SerializerMethodField()
     relatedAlertIds = serializers.SerializerMethodField()
@@ -110,7 +107,7 @@ class SARListItemOut(serializers.Serializer):
     suspiciousActivityType = serializers.CharField(source="suspicious_activity_type")
     activityDescription = serializers.CharField(source="activity_description")
     dateOfSuspiciousActivity = serializers.DateField(source="date_of_suspicious_activity")
-    amountInvolved = _money(source="amount_involved")
+    amountInvolved = MoneyField(source="amount_involved")
     entityUser = SARSubjectOut(source="entity_user")
     filedBy = SARFilerOut(source="filed_by", allow_null=True)
     createdAt = serializers.DateTimeField(source="created_at")
