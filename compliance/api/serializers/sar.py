@@ -52,7 +52,9 @@ class SARStatusIn(serializers.Serializer):
     fiuReference = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
 
 
-class SARCreatedOut(serializers.Serializer):
+class SAROut(serializers.Serializer):
+    """The fields every SAR response carries."""
+
     id = serializers.UUIDField()
     sarId = serializers.CharField(source="sar_id")
     status = serializers.CharField()
@@ -60,12 +62,15 @@ class SARCreatedOut(serializers.Serializer):
     activityDescription = serializers.CharField(source="activity_description")
     dateOfSuspiciousActivity = serializers.DateField(source="date_of_suspicious_activity")
     amountInvolved = MoneyField(source="amount_involved")
+    draftedAt = serializers.DateTimeField(source="drafted_at")
+    createdAt = serializers.DateTimeField(source="created_at")
+
+
+class SARCreatedOut(SAROut):
     entityUserId = serializers.UUIDField(source="entity_user_id")
     relatedTransactionIds = serializers.SerializerMethodField()
     relatedAlertIds = serializers.SerializerMethodField()
     filedById = serializers.UUIDField(source="filed_by_id", allow_null=True)
-    draftedAt = serializers.DateTimeField(source="drafted_at")
-    createdAt = serializers.DateTimeField(source="created_at")
 
     def get_relatedTransactionIds(self, sar) -> list[str]:
         return [str(pk) for pk in sar.related_transactions.values_list("pk", flat=True)]
@@ -100,18 +105,9 @@ class SARFilerOut(serializers.Serializer):
     email = serializers.CharField()
 
 
-class SARListItemOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    sarId = serializers.CharField(source="sar_id")
-    status = serializers.CharField()
-    suspiciousActivityType = serializers.CharField(source="suspicious_activity_type")
-    activityDescription = serializers.CharField(source="activity_description")
-    dateOfSuspiciousActivity = serializers.DateField(source="date_of_suspicious_activity")
-    amountInvolved = MoneyField(source="amount_involved")
+class SARListItemOut(SAROut):
     entityUser = SARSubjectOut(source="entity_user")
     filedBy = SARFilerOut(source="filed_by", allow_null=True)
-    createdAt = serializers.DateTimeField(source="created_at")
-    draftedAt = serializers.DateTimeField(source="drafted_at")
 
 
 class SARPaginationOut(serializers.Serializer):
