@@ -21,17 +21,9 @@ from compliance.choices import SARStatus
 from compliance.models import SAR, SARTransition
 from compliance.models.sar import FourEyesRequired, InvalidTransition
 from compliance.services import sar_create, sar_transition
+from compliance.tests.sar.conftest import ALLOWED
 from kyc.models import PlatformUser
 
-ALLOWED = {
-    (SARStatus.DRAFT, SARStatus.PENDING_REVIEW),
-    (SARStatus.PENDING_REVIEW, SARStatus.PENDING_APPROVAL),
-    (SARStatus.PENDING_APPROVAL, SARStatus.SUBMITTED),
-    (SARStatus.SUBMITTED, SARStatus.ACKNOWLEDGED),
-    (SARStatus.ACKNOWLEDGED, SARStatus.UNDER_INVESTIGATION),
-    (SARStatus.UNDER_INVESTIGATION, SARStatus.CLOSED),
-    (SARStatus.ACKNOWLEDGED, SARStatus.CLOSED),
-}
 # Written from the contract's role table, independently of TARGET_CAPABILITY.
 MAY_FILE_AND_REVIEW = {StaffRole.COMPLIANCE_OFFICER, StaffRole.MLRO, StaffRole.ADMIN}
 MAY_APPROVE = {StaffRole.MLRO, StaffRole.ADMIN}

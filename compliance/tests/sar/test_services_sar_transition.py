@@ -12,17 +12,8 @@ from backoffice.tests.factories import StaffFactory
 from compliance.choices import SARStatus
 from compliance.models import SAR, SARTransition
 from compliance.models.sar import TRANSITIONS, FourEyesRequired, InvalidTransition
-from compliance.tests.sar.conftest import file_sar, move, sar_in
+from compliance.tests.sar.conftest import ALLOWED, file_sar, move, sar_in
 
-ALLOWED = {
-    (SARStatus.DRAFT, SARStatus.PENDING_REVIEW),
-    (SARStatus.PENDING_REVIEW, SARStatus.PENDING_APPROVAL),
-    (SARStatus.PENDING_APPROVAL, SARStatus.SUBMITTED),
-    (SARStatus.SUBMITTED, SARStatus.ACKNOWLEDGED),
-    (SARStatus.ACKNOWLEDGED, SARStatus.UNDER_INVESTIGATION),
-    (SARStatus.UNDER_INVESTIGATION, SARStatus.CLOSED),
-    (SARStatus.ACKNOWLEDGED, SARStatus.CLOSED),
-}
 ALL_PAIRS = list(itertools.product(SARStatus.values, SARStatus.values))
 WHO_MOVES_INTO = {
     SARStatus.PENDING_REVIEW: "filer",
