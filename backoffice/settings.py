@@ -215,8 +215,14 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 AWS_STORAGE_BUCKET_NAME = env_str("AWS_STORAGE_BUCKET_NAME")
 AWS_S3_ENDPOINT_URL = env_str("AWS_S3_ENDPOINT_URL")
 AWS_S3_REGION_NAME = env_str("AWS_S3_REGION_NAME", "af-south-1")
-AWS_QUERYSTRING_AUTH = env_bool("AWS_QUERYSTRING_AUTH", True)
+# Private documents: S3 links are always presigned, and live as long as the local signed links (15 minutes).
+AWS_QUERYSTRING_AUTH = True
+AWS_QUERYSTRING_EXPIRE = env_int("AWS_QUERYSTRING_EXPIRE", 15 * 60, minimum=60, maximum=7 * 24 * 3600)
 AWS_DEFAULT_ACL = None
+# Never replace an object that has the same key (django-storages overwrites by default), and sign with
+# SigV4: regions opened since 2014, af-south-1 among them, accept nothing else.
+AWS_S3_FILE_OVERWRITE = False
+AWS_S3_SIGNATURE_VERSION = "s3v4"
 if AWS_STORAGE_BUCKET_NAME:
     _default_storage = {"BACKEND": "storages.backends.s3.S3Storage"}
 else:

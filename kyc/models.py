@@ -1,5 +1,6 @@
 import uuid
 from decimal import Decimal
+from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -159,13 +160,19 @@ class Transaction(models.Model):
         return self.amount if self.is_credit else -self.amount
 
 
+def document_path(document: "KycDocument", filename: str) -> str:
+    """``kyc/<user id>/<random>.<ext>``: never another user's name, and no client-chosen file name in the key."""
+    extension = Path(filename).suffix.lower()[:8]
+    return f"kyc/{document.user_id}/{uuid.uuid4().hex}{extension}"
+
+
 class KycDocument(models.Model):
     """An identity image of a user (ID front, ID back, selfie), kept through Django's storage API."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     user = models.ForeignKey(PlatformUser, on_delete=models.CASCADE, related_name="documents")
     type = models.CharField(max_length=8, choices=DocumentType.choices)
-    file = models.FileField(upload_to="kyc/%Y/%m/", max_length=255)
+    file = models.FileField(upload_to=document_path, max_length=255)
     content_type = models.CharField(max_length=64, blank=True, default="")
     size = models.PositiveIntegerField(default=0)
     uploaded_at = models.DateTimeField(auto_now_add=True, db_index=True)
