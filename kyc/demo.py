@@ -11,7 +11,6 @@ from decimal import Decimal
 
 from django.contrib.auth.hashers import make_password
 from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 
 from backoffice.models import Staff
 from kyc.choices import Channel, DocumentType, RiskRating, Sex, TransactionType, VerificationStatus, VerificationType
@@ -104,11 +103,10 @@ def _store_documents(user: PlatformUser, profile: dict) -> None:
         DocumentType.SELFIE: (200, 160, 120),
     }
     for doc_type, rgb in colours.items():
-        name = f"kyc/demo/{profile['phone'][1:]}_{doc_type.lower()}.png"
-        if not default_storage.exists(name):
-            default_storage.save(name, ContentFile(solid_png(64, 40, rgb)))
-        doc = KycDocument(user=user, type=doc_type, content_type="image/png", size=default_storage.size(name))
-        doc.file.name = name
+        image = solid_png(64, 40, rgb)
+        doc = KycDocument(user=user, type=doc_type, content_type="image/png", size=len(image))
+        # through the field, so demo files get the same per-user random keys as real uploads
+        doc.file.save(f"{doc_type.lower()}.png", ContentFile(image), save=False)
         doc.save()
         KycDocument.objects.filter(pk=doc.pk).update(uploaded_at=profile["joined"] + dt.timedelta(hours=1))
 
