@@ -1,0 +1,34 @@
+"""The admin site's look (django-unfold). The sidebar is built per request from what each app contributes."""
+
+from django.templatetags.static import static
+
+UNFOLD = {
+    "SITE_TITLE": "Vikela Back Office",
+    "SITE_HEADER": "Vikela",
+    "SITE_SUBHEADER": "Compliance & KYC",
+    "SITE_SYMBOL": "shield",
+    "SHOW_HISTORY": True,
+    "SHOW_VIEW_ON_SITE": False,
+    "DASHBOARD_CALLBACK": "backoffice.dashboard.dashboard_callback",
+    "STYLES": [lambda request: static("backoffice/admin.css")],
+    "COLORS": {
+        "primary": {
+            "50": "236 253 245",
+            "100": "209 250 229",
+            "200": "167 243 208",
+            "300": "110 231 183",
+            "400": "52 211 153",
+            "500": "16 185 129",
+            "600": "5 150 105",
+            "700": "4 120 87",
+            "800": "6 95 70",
+            "900": "6 78 59",
+            "950": "2 44 34",
+        },
+    },
+    "SIDEBAR": {
+        "show_search": True,
+        "show_all_applications": True,
+        "navigation": "backoffice.navigation.sidebar",
+    },
+}

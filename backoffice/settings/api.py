@@ -1,0 +1,33 @@
+"""Django REST framework and the OpenAPI document."""
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["backoffice.api.authentication.StaffJWTAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["backoffice.api.permissions.RolePermission"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.MultiPartParser",
+        "rest_framework.parsers.FormParser",
+    ],
+    "DEFAULT_FILTER_BACKENDS": ["backoffice.api.filters.FilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "backoffice.api.pagination.EnvelopePagination",
+    "DEFAULT_SCHEMA_CLASS": "backoffice.api.schema.EnvelopeAutoSchema",
+    "EXCEPTION_HANDLER": "backoffice.api.exceptions.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "COERCE_DECIMAL_TO_STRING": False,
+    "DATETIME_FORMAT": "%Y-%m-%dT%H:%M:%S.%fZ",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Vikela compliance back office API",
+    "DESCRIPTION": (
+        "Back-office API of the payment platform: SARs, AML rules and alerts, PEPs, KYC users, "
+        "verification and vendor KYC. Every success is `{success: true, data, message?}`; every "
+        "error is `{success: false, message, statusCode, error: {code, message, details?}}`."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {"PartStatusEnum": ["ok", "error"]},
+}

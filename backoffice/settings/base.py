@@ -1,0 +1,96 @@
+"""Core: environment, secret key, hosts, installed apps, middleware, templates, i18n, logging."""
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from backoffice.env import env_bool, env_choice, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+DEBUG = env_bool("DEBUG", False)
+ENVIRONMENT = env_choice("ENVIRONMENT", "development" if DEBUG else "production", {"development", "production", "test"})
+
+_DEFAULT_SECRET = "insecure-development-key-change-me"
+SECRET_KEY = env_str("SECRET_KEY", _DEFAULT_SECRET)
+if ENVIRONMENT == "production" and (SECRET_KEY == _DEFAULT_SECRET or len(SECRET_KEY) < 32):
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set to a random value of at least 32 characters in production "
+        "(set ENVIRONMENT=development or DEBUG=true for a local run)."
+    )
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# How many reverse proxies in front of us append to X-Forwarded-For. 0 means
+# the client address is REMOTE_ADDR and the header is ignored, so a forged
+# header can never buy a fresh rate-limit bucket.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
+
+# The domain apps in the order they depend on each other (docs/architecture.md):
+# a later app may import an earlier one, never the reverse. The demo seeders run in this order.
+DOMAIN_APPS = ["backoffice", "vendors", "kyc", "compliance", "verification"]
+
+INSTALLED_APPS = [
+    "unfold",
+    "unfold.contrib.filters",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "rest_framework_simplejwt.token_blacklist",
+    "django_filters",
+    "drf_spectacular",
+    "django_fsm",
+    *DOMAIN_APPS,
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "backoffice.middleware.ApiErrorMiddleware",
+    "backoffice.middleware.RateLimitMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "backoffice.urls"
+WSGI_APPLICATION = "backoffice.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}

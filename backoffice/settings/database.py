@@ -1,0 +1,31 @@
+"""The database: one URL, SQLite set up for concurrent writers, PostgreSQL with persistent connections."""
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from backoffice.env import env_int, env_str
+from backoffice.settings.base import BASE_DIR, ENVIRONMENT
+
+DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+# Persistent connections serve production; in tests the live server's request threads would
+# keep theirs open past the test and block dropping the test database.
+_conn_max_age = env_int("DB_CONN_MAX_AGE", 0 if ENVIRONMENT == "test" else 60, minimum=0)
+try:
+    _db = dj_database_url.parse(DATABASE_URL, conn_max_age=_conn_max_age)
+except Exception as exc:  # dj_database_url raises several types for a bad URL
+    raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {exc}") from None
+if _db["ENGINE"] not in {"django.db.backends.sqlite3", "django.db.backends.postgresql"}:
+    raise ImproperlyConfigured("DATABASE_URL must be a sqlite:// or postgres:// URL")
+if _db["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets readers run beside a writer; IMMEDIATE takes the write lock at
+    # BEGIN so two writers queue on the busy timeout instead of failing with
+    # "database is locked" half-way through a transaction.
+    _db["CONN_MAX_AGE"] = 0
+    _db["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 30,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+    }
+    _db.setdefault("TEST", {})["NAME"] = None
+DATABASES = {"default": _db}
+IS_POSTGRES = _db["ENGINE"] == "django.db.backends.postgresql"

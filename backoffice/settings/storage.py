@@ -1,0 +1,38 @@
+"""Files: uploads on the local disk or S3 (django-storages), static files through WhiteNoise."""
+
+from backoffice.env import env_int, env_str
+from backoffice.settings.base import BASE_DIR, DEBUG
+
+MEDIA_ROOT = env_str("MEDIA_ROOT", str(BASE_DIR / "media"))
+MEDIA_URL = env_str("MEDIA_URL", "/media/")
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+# Collected files are served by WhiteNoise; before collectstatic (tests, dev) it finds them in the apps.
+WHITENOISE_USE_FINDERS = True
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+AWS_STORAGE_BUCKET_NAME = env_str("AWS_STORAGE_BUCKET_NAME")
+AWS_S3_ENDPOINT_URL = env_str("AWS_S3_ENDPOINT_URL")
+AWS_S3_REGION_NAME = env_str("AWS_S3_REGION_NAME", "af-south-1")
+# Private documents: S3 links are always presigned, and live as long as the local signed links (15 minutes).
+AWS_QUERYSTRING_AUTH = True
+AWS_QUERYSTRING_EXPIRE = env_int("AWS_QUERYSTRING_EXPIRE", 15 * 60, minimum=60, maximum=7 * 24 * 3600)
+AWS_DEFAULT_ACL = None
+# Never replace an object that has the same key (django-storages overwrites by default), and sign with
+# SigV4: regions opened since 2014, af-south-1 among them, accept nothing else.
+AWS_S3_FILE_OVERWRITE = False
+AWS_S3_SIGNATURE_VERSION = "s3v4"
+if AWS_STORAGE_BUCKET_NAME:
+    _default_storage = {"BACKEND": "storages.backends.s3.S3Storage"}
+else:
+    _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+STORAGES = {
+    "default": _default_storage,
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
