@@ -6,7 +6,7 @@ from unfold.admin import ModelAdmin
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
 
 from backoffice import services
-from backoffice.admin_base import ReadOnlyAdminMixin, ServiceErrorsAdminMixin
+from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
 from backoffice.models import AuditLog, Staff
 
 # Roles replace groups, and token rows are machinery, not something staff should browse or edit.
@@ -71,6 +71,7 @@ class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
     date_hierarchy = "created_at"
     list_select_related = ("actor",)
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     readonly_fields = (
         "created_at",
         "actor",

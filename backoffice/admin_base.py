@@ -4,9 +4,10 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.shortcuts import redirect
 from django.utils.functional import cached_property
+from unfold.admin import TabularInline
 
-from backoffice.api.pagination import estimated_count
 from backoffice.errors import DomainError
+from backoffice.paging import estimated_count
 
 
 class EstimatedCountPaginator(Paginator):
@@ -44,3 +45,22 @@ class ServiceErrorsAdminMixin:
             reasons = "; ".join(f"{field}: {' '.join(texts)}" for field, texts in (exc.details or {}).items())
             self.message_user(request, f"{exc.message}{' (' + reasons + ')' if reasons else ''}", messages.ERROR)
             return redirect(request.get_full_path())
+
+
+class StateHistoryInline(ReadOnlyAdminMixin, TabularInline):
+    """The history of a state machine (``backoffice.models.StateChange`` rows), read-only, oldest first.
+
+    One query for the whole history, actors included, however long it is.
+    Subclasses set ``model`` (and may set ``verbose_name_plural``).
+    """
+
+    fields = ("created_at", "from_status", "to_status", "actor", "note")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+    verbose_name = "change"
+    verbose_name_plural = "History"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("actor").order_by("created_at", "id")

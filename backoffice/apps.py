@@ -4,3 +4,29 @@ from django.apps import AppConfig
 class BackofficeConfig(AppConfig):
     name = "backoffice"
     verbose_name = "Administration"
+
+    def ready(self):
+        from backoffice import demo, navigation, otp, principals, tokens
+
+        principals.register(
+            principals.PrincipalKind(
+                kind=tokens.STAFF, model="backoffice.Staff", login_field="email", active={"is_active": True}
+            )
+        )
+        otp.backends.check()
+        demo.register_seeder("backoffice", demo.seed)
+        navigation.add_section(
+            title="Administration",
+            position=90,
+            items=[
+                navigation.Item(
+                    "Staff", "badge", "admin:backoffice_staff_changelist", navigation.has_perm("backoffice.view_staff")
+                ),
+                navigation.Item(
+                    "Audit log",
+                    "history",
+                    "admin:backoffice_auditlog_changelist",
+                    navigation.has_perm("backoffice.view_auditlog"),
+                ),
+            ],
+        )

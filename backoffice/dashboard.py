@@ -22,10 +22,6 @@ def register_card(fn: Callable) -> Callable:
     return fn
 
 
-def can_manage_staff(request) -> bool:
-    return getattr(request.user, "is_authenticated", False) and request.user.has_perm("backoffice.view_staff")
-
-
 @register_card
 def _staff_cards(request):
     if not request.user.has_perm("backoffice.view_auditlog"):

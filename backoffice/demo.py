@@ -1,4 +1,14 @@
-"""Demo staff: one account per role, with passwords meant only for a demo machine."""
+"""The demo data set: each app contributes a seeder; the foundation's own is one staff account per role.
+
+Apps register ``seed(stdout)`` functions from ``AppConfig.ready()`` with
+``register_seeder``; ``manage.py seed_demo`` runs them in the apps' dependency
+order (``settings.DOMAIN_APPS``: users before the SARs about them), each in
+its own transaction. Every seeder is deterministic and idempotent.
+"""
+
+from collections.abc import Callable
+
+from django.conf import settings
 
 from backoffice.choices import StaffRole
 from backoffice.models import Staff
@@ -14,6 +24,17 @@ DEMO_STAFF = [
     ("admin@vikela.demo", StaffRole.ADMIN, "Ada", "Admin"),
 ]
 DEMO_PASSWORD = "Vikela-Demo-2026!"
+
+_SEEDERS: dict[str, Callable] = {}
+
+
+def register_seeder(app_label: str, seed_fn: Callable) -> None:
+    _SEEDERS[app_label] = seed_fn
+
+
+def seeders() -> list[tuple[str, Callable]]:
+    order = {label: n for n, label in enumerate(settings.DOMAIN_APPS)}
+    return sorted(_SEEDERS.items(), key=lambda item: order.get(item[0], len(order)))
 
 
 def seed(stdout) -> None:

@@ -65,6 +65,18 @@ class Unprocessable(DomainError):
     default_message = "The request cannot be processed"
 
 
+class InvalidTransition(Conflict):
+    """A move a state machine does not have (SARs, alerts): 409 whoever asks."""
+
+    code = "INVALID_TRANSITION"
+
+
+class InvalidCredentials(DomainError):
+    status = 401
+    code = "INVALID_CREDENTIALS"
+    default_message = "Invalid credentials"
+
+
 def django_validation_details(exc) -> dict[str, list[str]]:
     """Field errors of a Django ValidationError as {field: [reason, ...]}."""
     if hasattr(exc, "message_dict"):

@@ -1,5 +1,6 @@
 import uuid
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -151,3 +152,28 @@ class OneTimeCode(models.Model):
 
     def __str__(self):
         return f"code for {self.phone_number} ({self.purpose})"
+
+
+class StateChange(models.Model):
+    """One move of a record's state machine: from, to, who, when and why. Rows are only ever added.
+
+    SAR transitions and alert events are both state changes; a subclass adds
+    the foreign key to its record and the choices of its states. ``actor`` is
+    empty for moves the system makes (an alert raised by the AML engine).
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    from_status = models.CharField(max_length=32, blank=True, default="")
+    to_status = models.CharField(max_length=32)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    note = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"{self.from_status or '(new)'} -> {self.to_status}"

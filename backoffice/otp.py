@@ -1,6 +1,6 @@
 """One-time codes for phone verification, and the pluggable backends that deliver them.
 
-Backends follow Django's e-mail backends: ``OTP_BACKEND`` names one of
+Backends follow Django's e-mail backends: ``OTP_BACKEND`` names one of ``backends``:
 ``console`` (logs the code), ``file`` (appends ``PHONE CODE`` lines to
 ``OTP_FILE_PATH``) and ``locmem`` (keeps messages in ``outbox`` for tests).
 An SMS or WhatsApp gateway is one more class with ``send``.
@@ -16,19 +16,22 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
 from backoffice.choices import OtpPurpose
 from backoffice.errors import DomainError
 from backoffice.models import OneTimeCode
+from backoffice.registry import ProviderRegistry
 
 logger = logging.getLogger("backoffice.otp")
 
-BACKENDS = {
-    "console": "backoffice.otp.ConsoleBackend",
-    "file": "backoffice.otp.FileBackend",
-    "locmem": "backoffice.otp.LocmemBackend",
-}
+backends = ProviderRegistry(
+    "OTP_BACKEND",
+    {
+        "console": "backoffice.otp.ConsoleBackend",
+        "file": "backoffice.otp.FileBackend",
+        "locmem": "backoffice.otp.LocmemBackend",
+    },
+)
 
 
 class OtpDeliveryError(Exception):
@@ -62,7 +65,7 @@ class LocmemBackend:
 
 
 def get_backend():
-    return import_string(BACKENDS[settings.OTP_BACKEND])()
+    return backends.get()
 
 
 def _hash(phone_number: str, code: str) -> str:

@@ -1,4 +1,4 @@
-"""JWTs for the three kinds of principal: staff, platform users and vendors.
+"""JWTs for every kind of principal (``backoffice.principals``): staff, platform users, vendors.
 
 Each token carries ``kind`` and ``sub`` (the principal's id). Refresh tokens
 rotate: using one blacklists it (simplejwt's blacklist app), so a replayed
@@ -15,12 +15,11 @@ from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, Ou
 from rest_framework_simplejwt.tokens import AccessToken, RefreshToken, UntypedToken
 from rest_framework_simplejwt.utils import datetime_from_epoch
 
+from backoffice import principals
 from backoffice.errors import Unauthorized
 
+# The foundation's own kind; apps register theirs ("user", "vendor") in backoffice.principals.
 STAFF = "staff"
-USER = "user"
-VENDOR = "vendor"
-KINDS = {STAFF, USER, VENDOR}
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,7 @@ def _parse_refresh(raw: str) -> RefreshToken:
         token = RefreshToken(raw, verify=True)
     except TokenError:
         raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID") from None
-    if token.get("kind") not in KINDS or not token.get("sub"):
+    if token.get("kind") not in principals.kinds() or not token.get("sub"):
         raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
     return token
 
@@ -79,17 +78,17 @@ def _revoke(token: RefreshToken) -> bool:
 
 
 @transaction.atomic
-def rotate(*, raw_refresh: str, is_active) -> tuple[str, str, TokenPair]:
+def rotate(*, raw_refresh: str) -> tuple[str, str, TokenPair]:
     """Spend a refresh token and issue a new pair for the same principal.
 
-    ``is_active(kind, sub)`` says whether the principal may still sign in
-    (an archived user or a deactivated staff account may not).
+    A principal who may no longer sign in (an archived user, a deactivated
+    staff account: ``principals.is_active``) gets no new pair.
     """
     token = _parse_refresh(raw_refresh)
     if not _revoke(token):
         raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
     kind, sub = token["kind"], token["sub"]
-    if not is_active(kind, sub):
+    if not principals.is_active(kind, sub):
         raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
     return kind, sub, issue_pair(kind=kind, principal_id=sub)
 
@@ -104,7 +103,7 @@ def decode_access(raw: str) -> tuple[str, str]:
     """(kind, sub) of a valid access token; raises TokenError otherwise."""
     token = AccessToken(raw)
     kind, sub = token.get("kind"), token.get("sub")
-    if kind not in KINDS or not sub:
+    if kind not in principals.kinds() or not sub:
         raise TokenError("Token has no principal")
     return kind, sub
 
@@ -118,4 +117,4 @@ def peek_principal(raw: str) -> tuple[str, str] | None:
     if token.get("token_type") != "access":
         return None
     kind, sub = token.get("kind"), token.get("sub")
-    return (kind, sub) if kind in KINDS and sub else None
+    return (kind, sub) if kind in principals.kinds() and sub else None

@@ -1,20 +1,18 @@
-"""Token endpoints: staff, user and vendor sign-in, refresh, logout, registration and OTP."""
+"""Token endpoints shared by every kind of principal, and the bases of each kind's login and register views.
 
-from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import extend_schema
+Staff sign in here; platform users and vendors sign in and register through
+views in ``kyc.api`` and ``vendors.api`` that subclass ``PrincipalLoginView``
+and ``PrincipalRegisterView``, so there is one implementation of each step
+(``backoffice.services.auth``) and each app only names its kind and shapes.
+"""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.views import APIView
 
 from backoffice import services, tokens
 from backoffice.api import serializers as s
 from backoffice.api.envelope import ok
 from backoffice.api.permissions import Public
-from backoffice.models import Staff
-from backoffice.otp import InvalidCode, otp_issue
-from backoffice.phones import try_normalise_phone
-from kyc import services as kyc_services
-from kyc.models import PlatformUser
-from vendors import services as vendor_services
-from vendors.models import Vendor
 
 
 class AuthView(APIView):
@@ -24,31 +22,46 @@ class AuthView(APIView):
     permission_classes = [Public]
     input_serializer = None
 
-    def valid(self, request):
+    def valid(self, request) -> dict:
         serializer = self.input_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 
 
-class AdminLoginView(AuthView):
-    input_serializer = s.AdminLoginIn
+class PrincipalLoginView(AuthView):
+    """Login of one kind of principal: subclasses set ``kind``, the serializers and ``principal_key``.
 
-    @extend_schema(request=s.AdminLoginIn, responses={200: s.AdminLoginOut}, summary="Staff login")
+    The input serializer maps its login field (email, phoneNumber) to ``login``.
+    """
+
+    kind: str = ""
+    output_serializer = None
+    principal_key = ""
+
     def post(self, request):
         data = self.valid(request)
-        staff, pair = services.staff_login(email=data["email"], password=data["password"])
-        return ok(s.AdminLoginOut({**pair.as_data(), "admin": staff}).data)
+        principal, pair = services.principal_login(kind=self.kind, login=data["login"], password=data["password"])
+        return ok(self.output_serializer({**pair.as_data(), self.principal_key: principal}).data)
 
 
-def _principal_active(kind: str, sub: str) -> bool:
-    try:
-        if kind == tokens.STAFF:
-            return Staff.objects.filter(pk=sub, is_active=True).exists()
-        if kind == tokens.USER:
-            return PlatformUser.objects.filter(pk=sub, is_archived=False).exists()
-        return Vendor.objects.filter(pk=sub, is_active=True).exists()
-    except (ValueError, DjangoValidationError):  # a malformed id in a signed token is simply not active
-        return False
+class PrincipalRegisterView(AuthView):
+    """Registration of one kind: ``register`` is the app's service, called with the validated body."""
+
+    register = None  # a staticmethod: (**validated_data) -> principal
+    output_serializer = None
+    message = "Registered; a code was sent to your phone"
+
+    def post(self, request):
+        principal = self.register(**self.valid(request))
+        return ok(self.output_serializer(principal).data, message=self.message, status=201)
+
+
+@extend_schema_view(post=extend_schema(request=s.AdminLoginIn, responses={200: s.AdminLoginOut}, summary="Staff login"))
+class AdminLoginView(PrincipalLoginView):
+    kind = tokens.STAFF
+    input_serializer = s.AdminLoginIn
+    output_serializer = s.AdminLoginOut
+    principal_key = "admin"
 
 
 class RefreshView(AuthView):
@@ -56,8 +69,7 @@ class RefreshView(AuthView):
 
     @extend_schema(request=s.RefreshIn, responses={200: s.TokenPairOut}, summary="Rotate a refresh token")
     def post(self, request):
-        data = self.valid(request)
-        _kind, _sub, pair = tokens.rotate(raw_refresh=data["refreshToken"], is_active=_principal_active)
+        _kind, _sub, pair = tokens.rotate(raw_refresh=self.valid(request)["refresh_token"])
         return ok(pair.as_data())
 
 
@@ -66,71 +78,8 @@ class LogoutView(AuthView):
 
     @extend_schema(request=s.RefreshIn, responses={200: s.EmptyOut}, summary="Revoke a refresh token")
     def post(self, request):
-        data = self.valid(request)
-        tokens.revoke(raw_refresh=data["refreshToken"])
+        tokens.revoke(raw_refresh=self.valid(request)["refresh_token"])
         return ok({}, message="Logged out")
-
-
-class UserRegisterView(AuthView):
-    input_serializer = s.UserRegisterIn
-
-    @extend_schema(request=s.UserRegisterIn, responses={201: s.UserRegisteredOut}, summary="Register a user")
-    def post(self, request):
-        data = self.valid(request)
-        user = kyc_services.user_register(
-            phone_number=data["phoneNumber"],
-            password=data["password"],
-            first_name=data["firstName"],
-            last_name=data["lastName"],
-            email=data.get("email", ""),
-        )
-        return ok(s.UserRegisteredOut(user).data, message="Registered; a code was sent to your phone", status=201)
-
-
-class UserLoginView(AuthView):
-    input_serializer = s.UserLoginIn
-
-    @extend_schema(request=s.UserLoginIn, responses={200: s.UserLoginOut}, summary="User login")
-    def post(self, request):
-        data = self.valid(request)
-        user, pair = kyc_services.user_login(phone_number=data["phoneNumber"], password=data["password"])
-        return ok(s.UserLoginOut({**pair.as_data(), "user": user}).data)
-
-
-class VendorRegisterView(AuthView):
-    input_serializer = s.VendorRegisterIn
-
-    @extend_schema(request=s.VendorRegisterIn, responses={201: s.VendorRegisteredOut}, summary="Register a vendor")
-    def post(self, request):
-        data = self.valid(request)
-        vendor = vendor_services.vendor_register(
-            business_name=data["businessName"],
-            phone_number=data["phoneNumber"],
-            email=data["email"],
-            password=data["password"],
-            contact_name=data.get("contactName", ""),
-        )
-        return ok(s.VendorRegisteredOut(vendor).data, message="Vendor registered", status=201)
-
-
-class VendorLoginView(AuthView):
-    input_serializer = s.VendorLoginIn
-
-    @extend_schema(request=s.VendorLoginIn, responses={200: s.VendorLoginOut}, summary="Vendor login")
-    def post(self, request):
-        data = self.valid(request)
-        vendor, pair = vendor_services.vendor_login(email=data["email"], password=data["password"])
-        return ok(s.VendorLoginOut({**pair.as_data(), "vendor": vendor}).data)
-
-
-def _unverified_principal(raw_phone: str):
-    phone = try_normalise_phone(raw_phone)
-    if phone is None:
-        return None, None
-    user = PlatformUser.objects.filter(phone_number=phone).first()
-    if user is not None:
-        return phone, user
-    return phone, Vendor.objects.filter(phone_number=phone).first()
 
 
 class OtpVerifyView(AuthView):
@@ -138,14 +87,7 @@ class OtpVerifyView(AuthView):
 
     @extend_schema(request=s.OtpVerifyIn, responses={200: s.PhoneVerifiedOut}, summary="Verify a phone number")
     def post(self, request):
-        data = self.valid(request)
-        _phone, principal = _unverified_principal(data["phoneNumber"])
-        if principal is None:
-            raise InvalidCode()
-        if isinstance(principal, PlatformUser):
-            kyc_services.user_phone_verify(user=principal, code=data["code"])
-        else:
-            vendor_services.vendor_phone_verify(vendor=principal, code=data["code"])
+        services.principal_phone_verify(**self.valid(request))
         return ok({"isPhoneVerified": True}, message="Phone number verified")
 
 
@@ -154,9 +96,6 @@ class OtpResendView(AuthView):
 
     @extend_schema(request=s.OtpResendIn, responses={200: s.EmptyOut}, summary="Send a new one-time code")
     def post(self, request):
-        data = self.valid(request)
-        phone, principal = _unverified_principal(data["phoneNumber"])
-        # Same answer whether or not the number is known, so the endpoint reveals no accounts.
-        if principal is not None and not principal.is_phone_verified:
-            otp_issue(phone_number=phone)
+        # the same answer whether or not the number is known, so the endpoint reveals no accounts
+        services.principal_code_resend(**self.valid(request))
         return ok({}, message="If the number is registered and unverified, a new code was sent")

@@ -1,16 +1,17 @@
 """Bearer-JWT authentication, one class per kind of principal.
 
 A token of one kind never authenticates on another kind's endpoints: the
-class checks the token's ``kind`` claim before it loads anyone.
+class checks the token's ``kind`` claim before it loads anyone. The model and
+who may sign in come from ``backoffice.principals``; apps subclass
+``PrincipalJWTAuthentication`` with their own ``kind`` (``kyc``: users,
+``vendors``: vendors).
 """
 
-from django.apps import apps
-from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework_simplejwt.exceptions import TokenError
 
-from backoffice import tokens
+from backoffice import principals, tokens
 
 BAD_TOKEN = "Token is invalid or expired"
 
@@ -28,7 +29,6 @@ def bearer_token(request) -> str | None:
 
 class PrincipalJWTAuthentication(BaseAuthentication):
     kind: str = ""
-    model: str = ""
 
     def authenticate(self, request):
         raw = bearer_token(request)
@@ -40,20 +40,10 @@ class PrincipalJWTAuthentication(BaseAuthentication):
             raise exceptions.AuthenticationFailed(BAD_TOKEN) from None
         if kind != self.kind:
             raise exceptions.AuthenticationFailed("This token is not valid for this endpoint")
-        principal = self.load(sub)
+        principal = principals.load_active(kind, sub)
         if principal is None:
             raise exceptions.AuthenticationFailed(BAD_TOKEN)
         return principal, raw
-
-    def load(self, sub):
-        model = apps.get_model(self.model)
-        try:
-            return model.objects.get(pk=sub, **self.active_filter())
-        except (model.DoesNotExist, ValueError, DjangoValidationError):
-            return None
-
-    def active_filter(self) -> dict:
-        return {}
 
     def authenticate_header(self, request):
         return 'Bearer realm="api"'
@@ -61,20 +51,3 @@ class PrincipalJWTAuthentication(BaseAuthentication):
 
 class StaffJWTAuthentication(PrincipalJWTAuthentication):
     kind = tokens.STAFF
-    model = "backoffice.Staff"
-
-    def active_filter(self):
-        return {"is_active": True}
-
-
-class UserJWTAuthentication(PrincipalJWTAuthentication):
-    kind = tokens.USER
-    model = "kyc.PlatformUser"
-
-    def active_filter(self):
-        return {"is_archived": False}
-
-
-class VendorJWTAuthentication(PrincipalJWTAuthentication):
-    kind = tokens.VENDOR
-    model = "vendors.Vendor"

@@ -9,36 +9,10 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from backoffice.api.envelope import error_body
+from backoffice.api.inputs import flatten
 from backoffice.errors import DomainError, django_validation_details
 
 logger = logging.getLogger("backoffice.api")
-
-
-def _flatten(detail, prefix="") -> dict[str, list[str]]:
-    """DRF's nested error detail as {field.path: [reason, ...]}, strings only."""
-    out: dict[str, list[str]] = {}
-    if isinstance(detail, dict):
-        for key, value in detail.items():
-            name = "nonFieldErrors" if key in ("non_field_errors", "__all__") else str(key)
-            for k, v in _flatten(value, f"{prefix}{name}" if not prefix else f"{prefix}.{name}").items():
-                out.setdefault(k, []).extend(v)
-    elif isinstance(detail, list):
-        if all(not isinstance(item, (dict, list)) for item in detail):
-            out[prefix or "nonFieldErrors"] = [str(item) for item in detail]
-        else:
-            for index, item in enumerate(detail):
-                for k, v in _flatten(item, f"{prefix}[{index}]" if prefix else f"[{index}]").items():
-                    out.setdefault(k, []).extend(v)
-    else:
-        out[prefix or "nonFieldErrors"] = [str(detail)]
-    return out
-
-
-def _first_message(details: dict[str, list[str]]) -> str | None:
-    for messages in details.values():
-        if messages:
-            return messages[0]
-    return None
 
 
 def render(status: int, message: str, code: str | None = None, details: dict | None = None, headers=None) -> Response:
@@ -55,7 +29,7 @@ def exception_handler(exc, context):
     if isinstance(exc, DjangoValidationError):
         return render(400, "Validation error", "VALIDATION_ERROR", django_validation_details(exc))
     if isinstance(exc, exceptions.ValidationError):
-        details = _flatten(exc.detail)
+        details = flatten(exc.detail)
         return render(400, "Validation error", "VALIDATION_ERROR", details)
     if isinstance(exc, exceptions.ParseError):
         return render(400, f"Malformed request body: {exc.detail}", "VALIDATION_ERROR")

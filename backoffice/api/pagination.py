@@ -1,77 +1,15 @@
-"""The general paginated list: {success, data: [...], pagination: {page, limit, total, totalPages}}.
+"""The general paginated list of the API: {success, data: [...], pagination: {page, limit, total, totalPages}}.
 
-Every list pays for a page, not for the table: ``total`` is exact up to
-``EXACT_COUNT_LIMIT`` rows and the planner's estimate beyond, and deep pages
-find their ids through the index before reading rows.
+The paging itself (cheap totals, fast deep pages) is ``backoffice.paging``,
+shared with the admin site.
 """
 
-import json
 import math
 
-from django.db import connection
-from django.db.models import QuerySet
 from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 
-from backoffice.errors import ValidationFailed
-
-MAX_LIMIT = 100
-
-# Above this many rows (by the planner's estimate) an exact COUNT(*) costs more than the page itself.
-EXACT_COUNT_LIMIT = 10_000
-
-
-def estimated_count(queryset: QuerySet) -> int:
-    """COUNT(*) where it is cheap, the planner's estimate where it is not.
-
-    On PostgreSQL the query is first EXPLAINed; when the planner expects more
-    than ``EXACT_COUNT_LIMIT`` rows the estimate is returned (pages of a
-    million users then cost a page, not a scan). Small results, and SQLite,
-    get the exact figure.
-    """
-    if connection.vendor != "postgresql":
-        return queryset.count()
-    sql, params = queryset.order_by().values("pk").query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-        plan = cursor.fetchone()[0]
-    if isinstance(plan, str):  # psycopg2 without the json typecaster
-        plan = json.loads(plan)
-    estimate = int(plan[0]["Plan"]["Plan Rows"])
-    return estimate if estimate > EXACT_COUNT_LIMIT else queryset.count()
-
-
-DEFERRED_JOIN_OFFSET = 1_000
-
-
-def page_of(queryset: QuerySet, *, offset: int, limit: int) -> list:
-    """One page of an ordered queryset; deep pages first find their ids, then fetch only those rows.
-
-    Skipping 100,000 rows through the list index costs little when only the
-    index is read (the ids are in it); reading each skipped row from the
-    table is what makes deep OFFSETs slow.
-    """
-    if offset < DEFERRED_JOIN_OFFSET:
-        return list(queryset[offset : offset + limit])
-    ids = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
-    by_id = {row.pk: row for row in queryset.order_by().filter(pk__in=ids)}
-    return [by_id[pk] for pk in ids if pk in by_id]
-
-
-def parse_positive_int(raw, name: str, default: int) -> int:
-    if raw is None or raw == "":
-        return default
-    text = str(raw).strip()
-    if not text.isdigit() or int(text) < 1:
-        raise ValidationFailed(f"{name} must be a positive integer", details={name: ["Must be a positive integer."]})
-    return int(text)
-
-
-def page_params(request, *, default_limit: int = 20) -> tuple[int, int]:
-    """(page, limit) from the query string: positive integers, limit capped at 100."""
-    page = parse_positive_int(request.query_params.get("page"), "page", 1)
-    limit = min(parse_positive_int(request.query_params.get("limit"), "limit", default_limit), MAX_LIMIT)
-    return page, limit
+from backoffice.paging import MAX_LIMIT, estimated_count, page_of, page_params
 
 
 class EnvelopePagination(BasePagination):
@@ -81,7 +19,7 @@ class EnvelopePagination(BasePagination):
 
     def paginate_queryset(self, queryset, request, view=None):
         default = getattr(view, "default_limit", self.default_limit)
-        self.page, self.limit = page_params(request, default_limit=default)
+        self.page, self.limit = page_params(request.query_params, default_limit=default)
         self.total = estimated_count(queryset)
         return page_of(queryset, offset=(self.page - 1) * self.limit, limit=self.limit)
 

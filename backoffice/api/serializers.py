@@ -1,4 +1,4 @@
-"""Input and output shapes of the authentication endpoints."""
+"""Shapes every app shares: the token endpoints' bodies, the staff record, and input fields and mixins."""
 
 from collections.abc import Mapping
 
@@ -6,47 +6,21 @@ from rest_framework import serializers
 
 
 class AdminLoginIn(serializers.Serializer):
-    email = serializers.CharField(max_length=254)
+    email = serializers.CharField(max_length=254, source="login")
     password = serializers.CharField(max_length=256, trim_whitespace=False)
 
 
 class RefreshIn(serializers.Serializer):
-    refreshToken = serializers.CharField()
-
-
-class UserRegisterIn(serializers.Serializer):
-    phoneNumber = serializers.CharField(max_length=32)
-    password = serializers.CharField(max_length=256, trim_whitespace=False)
-    firstName = serializers.CharField(max_length=100)
-    lastName = serializers.CharField(max_length=100)
-    email = serializers.EmailField(required=False, allow_blank=True)
-
-
-class UserLoginIn(serializers.Serializer):
-    phoneNumber = serializers.CharField(max_length=32)
-    password = serializers.CharField(max_length=256, trim_whitespace=False)
-
-
-class VendorRegisterIn(serializers.Serializer):
-    businessName = serializers.CharField(max_length=200)
-    phoneNumber = serializers.CharField(max_length=32)
-    email = serializers.EmailField()
-    password = serializers.CharField(max_length=256, trim_whitespace=False)
-    contactName = serializers.CharField(max_length=200, required=False, allow_blank=True)
-
-
-class VendorLoginIn(serializers.Serializer):
-    email = serializers.CharField(max_length=254)
-    password = serializers.CharField(max_length=256, trim_whitespace=False)
+    refreshToken = serializers.CharField(source="refresh_token")
 
 
 class OtpVerifyIn(serializers.Serializer):
-    phoneNumber = serializers.CharField(max_length=32)
+    phoneNumber = serializers.CharField(max_length=32, source="phone_number")
     code = serializers.RegexField(r"^\d{6}$", error_messages={"invalid": "The code is 6 digits."})
 
 
 class OtpResendIn(serializers.Serializer):
-    phoneNumber = serializers.CharField(max_length=32)
+    phoneNumber = serializers.CharField(max_length=32, source="phone_number")
 
 
 class TokenPairOut(serializers.Serializer):
@@ -75,45 +49,6 @@ class StaffMeOut(StaffOut):
 
 class AdminLoginOut(TokenPairOut):
     admin = StaffOut()
-
-
-class UserBriefOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    phoneNumber = serializers.CharField(source="phone_number")
-    firstName = serializers.CharField(source="first_name")
-    lastName = serializers.CharField(source="last_name")
-
-
-class UserLoginOut(TokenPairOut):
-    user = UserBriefOut()
-
-
-class UserRegisteredOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    phoneNumber = serializers.CharField(source="phone_number")
-    firstName = serializers.CharField(source="first_name")
-    lastName = serializers.CharField(source="last_name")
-    email = serializers.CharField()
-    verificationStatus = serializers.CharField(source="verification_status")
-    isPhoneVerified = serializers.BooleanField(source="is_phone_verified")
-
-
-class VendorBriefOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    businessName = serializers.CharField(source="business_name")
-    email = serializers.EmailField()
-
-
-class VendorLoginOut(TokenPairOut):
-    vendor = VendorBriefOut()
-
-
-class VendorRegisteredOut(serializers.Serializer):
-    id = serializers.UUIDField()
-    businessName = serializers.CharField(source="business_name")
-    phoneNumber = serializers.CharField(source="phone_number")
-    email = serializers.EmailField()
-    kycStatus = serializers.CharField(source="kyc_status")
 
 
 class PhoneVerifiedOut(serializers.Serializer):
@@ -148,19 +83,15 @@ class RejectUnknownFieldsMixin:
         return value
 
 
-class PassThroughField(serializers.Field):
-    """A JSON value handed to the service untouched, so the service's own rules (and messages) decide.
+class StrictCharField(serializers.CharField):
+    """Text that must arrive as a JSON string: a number or a boolean is a mistake to report, not to convert."""
 
-    Use where a domain rule must hold for the admin site too: the service
-    validates, and reports every field's problem in one 400. Subclass it with
-    ``@extend_schema_field`` to document the expected type.
-    """
+    default_error_messages = {"invalid": "Must be a string."}
 
     def to_internal_value(self, data):
-        return data
-
-    def to_representation(self, value):
-        return value
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class MoneyField(serializers.DecimalField):

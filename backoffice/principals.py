@@ -1,0 +1,90 @@
+"""The kinds of principal that sign in (staff, platform users, vendors), found through one registry.
+
+The foundation issues and checks tokens for every kind but knows no domain
+model: each app registers its kind from ``AppConfig.ready()`` (``register``),
+naming its model, the field people log in with, which rows may sign in, and
+what else a login must check. Token authentication, refresh, one-time codes
+and the shared register/login services (``backoffice.services.auth``) all
+look a kind up here.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.apps import apps
+from django.core.exceptions import ValidationError
+from django.db.models import Model
+
+
+@dataclass(frozen=True)
+class PrincipalKind:
+    """How one kind of principal signs in.
+
+    ``login_field``: the model field a login names (``email`` or ``phone_number``).
+    ``active``: the filter of rows that may hold a session (e.g. ``{"is_active": True}``).
+    ``login_filter``: the rows a login looks among (default ``active``); a kind whose refusal has its
+    own answer (an archived user gets 403 ACCOUNT_ARCHIVED, not 401) looks among all and lets
+    ``login_checks`` refuse.
+    ``login_checks``: called with the principal after the password matched; raises a
+    DomainError when it may not sign in yet (phone not verified, archived...).
+    ``unique_messages``: the 409 message for each unique field a registration may clash on, checked in
+    order; ``clash_message`` answers a clash only the database saw (two registrations racing).
+    ``verifies_phone``: the kind proves its phone number with a one-time code.
+    """
+
+    kind: str
+    model: str
+    login_field: str
+    active: dict = field(default_factory=dict)
+    login_filter: dict | None = None
+    login_checks: Callable[[Model], None] | None = None
+    unique_messages: dict[str, str] = field(default_factory=dict)
+    clash_message: str = "An account with these details already exists"
+    verifies_phone: bool = False
+
+    @property
+    def model_class(self) -> type[Model]:
+        return apps.get_model(self.model)
+
+
+_KINDS: dict[str, PrincipalKind] = {}
+
+
+def register(principal: PrincipalKind) -> None:
+    _KINDS[principal.kind] = principal
+
+
+def get(kind: str) -> PrincipalKind:
+    try:
+        return _KINDS[kind]
+    except KeyError:
+        raise LookupError(f"no principal kind {kind!r} is registered") from None
+
+
+def kinds() -> frozenset[str]:
+    return frozenset(_KINDS)
+
+
+def load_active(kind: str, principal_id) -> Model | None:
+    """The principal of this kind and id who may hold a session, or None (also for a malformed id)."""
+    principal = _KINDS.get(kind)
+    if principal is None:
+        return None
+    model = principal.model_class
+    try:
+        return model.objects.filter(pk=principal_id, **principal.active).first()
+    except (ValueError, ValidationError):
+        return None
+
+
+def is_active(kind: str, principal_id) -> bool:
+    return load_active(kind, principal_id) is not None
+
+
+def find_by_phone(phone_number: str) -> list[Model]:
+    """Every principal, of any phone-verifying kind, that holds this (normalised) number."""
+    found: list[Model] = []
+    for principal in _KINDS.values():
+        if principal.verifies_phone:
+            found.extend(principal.model_class.objects.filter(phone_number=phone_number))
+    return found

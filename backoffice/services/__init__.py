@@ -1,0 +1,27 @@
+"""Writes of the foundation: the audit log, signing in for every kind of principal, staff accounts."""
+
+from backoffice.services.audit import audit_entry, audit_record, audit_record_many
+from backoffice.services.auth import (
+    check_password_or_fail,
+    principal_code_resend,
+    principal_login,
+    principal_phone_verify,
+    principal_register,
+    validate_new_password,
+)
+from backoffice.services.staff import staff_admin_save, staff_login, staff_upsert
+
+__all__ = [
+    "audit_entry",
+    "audit_record",
+    "audit_record_many",
+    "check_password_or_fail",
+    "principal_code_resend",
+    "principal_login",
+    "principal_phone_verify",
+    "principal_register",
+    "staff_admin_save",
+    "staff_login",
+    "staff_upsert",
+    "validate_new_password",
+]
