@@ -27,6 +27,7 @@ VERIFICATION_COLOURS = {
 }
 RISK_COLOURS = {RiskRating.LOW: "success", RiskRating.MEDIUM: "warning", RiskRating.HIGH: "danger"}
 LEDGER_ROWS_SHOWN = 50
+TIMELINE_EVENTS_SHOWN = 100
 
 
 class ArchiveStateFilter(admin.SimpleListFilter):
@@ -212,14 +213,18 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     @display(description="Timeline")
     def timeline(self, obj):
-        history = selectors.user_history(user=obj)
-        return render_to_string(
-            "kyc/admin/timeline.html", {"events": history.timeline[:100], "statistics": history.statistics}
-        )
+        events = selectors.user_timeline(user=obj, limit=TIMELINE_EVENTS_SHOWN)
+        statistics = selectors.user_statistics(user=obj)
+        return render_to_string("kyc/admin/timeline.html", {"events": events, "statistics": statistics})
 
     def save_model(self, request, obj, form, change):
-        data = {api: form.cleaned_data[field] for api, field in services.USER_EDITABLE_FIELDS.items()}
-        services.user_update(user=obj, actor=request.user, data=data)
+        services.user_update(
+            user=obj,
+            actor=request.user,
+            first_name=form.cleaned_data["first_name"],
+            last_name=form.cleaned_data["last_name"],
+            email=form.cleaned_data["email"],
+        )
 
     # ---------------------------------------------------------------- actions
 
@@ -260,8 +265,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                 else:
                     self.message_user(
                         request,
-                        f"Credited SZL {Decimal(result['addedAmount']):,.2f}; "
-                        f"balance now SZL {Decimal(result['newBalance']):,.2f}.",
+                        f"Credited SZL {result.added_amount:,.2f}; balance now SZL {result.new_balance:,.2f}.",
                         messages.SUCCESS,
                     )
                     return self._back(user)

@@ -4,3 +4,28 @@ from django.apps import AppConfig
 class KycConfig(AppConfig):
     name = "kyc"
     verbose_name = "KYC users"
+
+    def ready(self):
+        from backoffice import demo, navigation, principals, roles
+        from kyc import demo as kyc_demo
+        from kyc.services.auth import PRINCIPAL
+
+        principals.register(PRINCIPAL)
+        roles.grant_admin_permissions("users.read", {"kyc.view_platformuser", "kyc.view_transaction"})
+        roles.grant_admin_permissions("users.update", {"kyc.change_platformuser"})
+        demo.register_seeder(self.label, kyc_demo.seed)
+        navigation.add_section(
+            title="KYC",
+            position=20,
+            items=[
+                navigation.Item(
+                    "Users", "group", "admin:kyc_platformuser_changelist", navigation.has_perm("kyc.view_platformuser")
+                ),
+                navigation.Item(
+                    "Ledger",
+                    "receipt_long",
+                    "admin:kyc_transaction_changelist",
+                    navigation.has_perm("kyc.view_transaction"),
+                ),
+            ],
+        )

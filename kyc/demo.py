@@ -14,9 +14,9 @@ from django.core.files.base import ContentFile
 
 from backoffice.models import Staff
 from kyc.choices import Channel, DocumentType, RiskRating, Sex, TransactionType, VerificationStatus, VerificationType
-from kyc.models import KycDocument, PlatformUser, VerificationRecord
+from kyc.models import PlatformUser, VerificationRecord
 from kyc.pngs import solid_png
-from kyc.services import transaction_record
+from kyc.services import transaction_record, user_archive, user_document_store
 from vendors.models import Vendor
 
 SEED = 20261121
@@ -103,12 +103,14 @@ def _store_documents(user: PlatformUser, profile: dict) -> None:
         DocumentType.SELFIE: (200, 160, 120),
     }
     for doc_type, rgb in colours.items():
-        image = solid_png(64, 40, rgb)
-        doc = KycDocument(user=user, type=doc_type, content_type="image/png", size=len(image))
-        # through the field, so demo files get the same per-user random keys as real uploads
-        doc.file.save(f"{doc_type.lower()}.png", ContentFile(image), save=False)
-        doc.save()
-        KycDocument.objects.filter(pk=doc.pk).update(uploaded_at=profile["joined"] + dt.timedelta(hours=1))
+        user_document_store(
+            user=user,
+            type=doc_type,
+            content=ContentFile(solid_png(64, 40, rgb)),
+            filename=f"{doc_type.lower()}.png",
+            content_type="image/png",
+            uploaded_at=profile["joined"] + dt.timedelta(hours=1),
+        )
 
 
 def _record_verification(user: PlatformUser, profile: dict) -> None:
@@ -235,8 +237,7 @@ def seed(stdout) -> None:
         # archived last, so the ledger above could still be written for them
         for user, p in created:
             if p["archived"]:
-                PlatformUser.objects.filter(pk=user.pk).update(
-                    is_archived=True, archived_at=BASE + dt.timedelta(days=140)
-                )
+                user_archive(user=user, actor=None)
+                PlatformUser.objects.filter(pk=user.pk).update(archived_at=BASE + dt.timedelta(days=140))
     total = PlatformUser.objects.filter(phone_number__in=[p["phone"] for p in profiles]).count()
     stdout.write(f"Users: {total} ({len(created)} new; password {PASSWORD})")

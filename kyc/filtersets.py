@@ -3,7 +3,7 @@
 import django_filters
 from django.db.models import Q
 
-from backoffice.api.filters import ListFilterSet, StrictBooleanFilter
+from backoffice.filters import ListFilterSet, StrictBooleanFilter
 from kyc.choices import RiskRating, TransactionStatus, TransactionType, VerificationStatus
 
 SEARCH_FIELDS = ("first_name", "last_name", "names", "surname", "phone_number", "email", "id_number")
@@ -60,6 +60,29 @@ class UserFilterSet(ListFilterSet):
         # archived users are a separate list: isArchived=true shows only them, anything else only active ones
         archived = bool(self.form.cleaned_data.get("isArchived"))
         return super().filter_queryset(queryset.filter(is_archived=archived))
+
+
+MIN_SEARCH_LENGTH = 3
+
+
+class UserSearchFilterSet(UserFilterSet):
+    """GET /admin/users/search: the list's filters plus ``q``, required and at least 3 characters."""
+
+    q = django_filters.CharFilter(
+        method="filter_search",
+        required=True,
+        min_length=MIN_SEARCH_LENGTH,
+        error_messages={
+            "required": "This parameter is required.",
+            "min_length": f"At least {MIN_SEARCH_LENGTH} characters.",
+        },
+    )
+    headlines = {
+        "q": {
+            "required": "Search term is required",
+            "min_length": f"Search term must be at least {MIN_SEARCH_LENGTH} characters",
+        }
+    }
 
 
 class TransactionFilterSet(ListFilterSet):

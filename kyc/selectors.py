@@ -121,11 +121,7 @@ def user_statistics(*, user: PlatformUser, now: dt.datetime | None = None) -> di
     }
 
 
-def user_history(*, user: PlatformUser) -> UserHistory:
-    """Everything about one user, and one timeline of it, newest first. Four queries and one aggregate."""
-    verifications = list(user_verifications(user=user))
-    documents = list(user_documents(user=user))
-    transactions = list(user_transactions(user=user).order_by("-created_at", "-pk"))
+def _timeline(user: PlatformUser, verifications, documents, transactions) -> list[TimelineEvent]:
     events = [TimelineEvent(user.created_at, "REGISTERED", "Account registered")]
     if user.is_archived and user.archived_at:
         events.append(TimelineEvent(user.archived_at, "ARCHIVED", "Account archived"))
@@ -154,18 +150,33 @@ def user_history(*, user: PlatformUser) -> UserHistory:
             )
         )
     events.sort(key=lambda e: e.at, reverse=True)
+    return events
+
+
+def user_history(*, user: PlatformUser) -> UserHistory:
+    """Everything about one user (the API's history: all of it), and one timeline of it, newest first.
+
+    Four queries and one aggregate. For a page that shows a user, ``user_timeline`` reads a bounded slice.
+    """
+    verifications = list(user_verifications(user=user))
+    documents = list(user_documents(user=user))
+    transactions = list(user_transactions(user=user).order_by("-created_at", "-pk"))
     return UserHistory(
         profile=user,
         verifications=verifications,
         transactions=transactions,
         documents=documents,
-        timeline=events,
+        timeline=_timeline(user, verifications, documents, transactions),
         statistics=user_statistics(user=user),
     )
 
 
-def user_has_retention_hold(*, user: PlatformUser) -> bool:
-    """True while the law says the user's records must be kept (compliance decides: it knows the SARs)."""
-    from compliance.selectors import user_under_sar_retention  # compliance builds on kyc: imported when needed
+def user_timeline(*, user: PlatformUser, limit: int = 100) -> list[TimelineEvent]:
+    """The newest ``limit`` events of a user, reading at most ``limit`` rows of each kind.
 
-    return user_under_sar_retention(user=user)
+    A user with years of ledger costs the same three small queries as a new one.
+    """
+    verifications = list(user_verifications(user=user)[:limit])
+    documents = list(user_documents(user=user).order_by("-uploaded_at", "-pk")[:limit])
+    transactions = list(user_transactions(user=user).order_by("-created_at", "-pk")[:limit])
+    return _timeline(user, verifications, documents, transactions)[:limit]

@@ -1,10 +1,12 @@
 """JSON shapes of /admin/users: camelCase, money as numbers with two decimals, nothing about SARs or alerts."""
 
-from drf_spectacular.utils import extend_schema_field
+from decimal import Decimal
+
 from rest_framework import serializers
 
-from backoffice.api.serializers import MoneyField, PassThroughField, RejectUnknownFieldsMixin
+from backoffice.api.serializers import MoneyField, RejectUnknownFieldsMixin, StrictCharField, TokenPairOut
 from backoffice.files import signed_file_url
+from kyc.services.credit import MAX_CREDIT
 
 
 class BlankAsNullCharField(serializers.CharField):
@@ -44,9 +46,14 @@ class UserUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     """Only the names and the e-mail; any other field is a 400 naming it, and nothing is written."""
 
     unknown_field_message = "This field cannot be updated."
-    firstName = serializers.CharField(max_length=100, required=False)
-    lastName = serializers.CharField(max_length=100, required=False)
+    firstName = serializers.CharField(max_length=100, required=False, source="first_name")
+    lastName = serializers.CharField(max_length=100, required=False, source="last_name")
     email = serializers.EmailField(max_length=254, required=False, allow_blank=True)
+
+    def validate(self, attrs):
+        if not attrs:
+            raise serializers.ValidationError("Send firstName, lastName or email.")
+        return attrs
 
 
 class ArchiveOut(serializers.Serializer):
@@ -121,7 +128,7 @@ class HistoryOut(serializers.Serializer):
 
 
 class SearchByPhoneIn(serializers.Serializer):
-    phoneNumber = serializers.CharField(max_length=32)
+    phoneNumber = serializers.CharField(max_length=32, source="phone_number")
 
 
 class SearchByPhoneOut(serializers.Serializer):
@@ -135,28 +142,25 @@ class SearchByPhoneOut(serializers.Serializer):
     nfcCardNumber = BlankAsNullCharField(source="nfc_card_number", allow_null=True)
 
 
-@extend_schema_field({"type": "number", "exclusiveMinimum": 0, "maximum": 1000000, "multipleOf": 0.01})
-class CreditAmountInput(PassThroughField):
-    pass
-
-
-@extend_schema_field({"type": "string", "minLength": 1, "maxLength": 255})
-class CreditReasonInput(PassThroughField):
-    pass
-
-
 class AddBalanceIn(RejectUnknownFieldsMixin, serializers.Serializer):
-    """Shape only: kyc.services.validate_credit checks amount and reason together (the admin form uses it too)."""
-
-    amount = CreditAmountInput(required=False, help_text="Emalangeni, > 0, at most 1,000,000, two decimals")
-    reason = CreditReasonInput(required=False, help_text="Why the wallet is credited")
+    amount = MoneyField(
+        min_value=Decimal("0.01"),
+        max_value=MAX_CREDIT,
+        help_text="Emalangeni, > 0, at most 1,000,000, two decimals",
+        error_messages={"min_value": "Must be greater than 0.", "max_value": "Must be at most 1000000."},
+    )
+    reason = StrictCharField(
+        max_length=255,
+        help_text="Why the wallet is credited",
+        error_messages={"required": "A reason is required.", "blank": "A reason is required."},
+    )
 
 
 class AddBalanceOut(serializers.Serializer):
-    previousBalance = MoneyField()
-    addedAmount = MoneyField()
-    newBalance = MoneyField()
-    transactionId = serializers.UUIDField()
+    previousBalance = MoneyField(source="previous_balance")
+    addedAmount = MoneyField(source="added_amount")
+    newBalance = MoneyField(source="new_balance")
+    transactionId = serializers.UUIDField(source="transaction_id")
     reference = serializers.CharField()
 
 
@@ -169,3 +173,40 @@ class PurgeCountsOut(serializers.Serializer):
 class PurgeOut(serializers.Serializer):
     id = serializers.UUIDField()
     deleted = PurgeCountsOut()
+
+
+# ---------------------------------------------------------------- sign-up and sign-in (/auth/user/...)
+
+
+class UserRegisterIn(serializers.Serializer):
+    phoneNumber = serializers.CharField(max_length=32, source="phone_number")
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+    firstName = serializers.CharField(max_length=100, source="first_name")
+    lastName = serializers.CharField(max_length=100, source="last_name")
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+
+class UserLoginIn(serializers.Serializer):
+    phoneNumber = serializers.CharField(max_length=32, source="login")
+    password = serializers.CharField(max_length=256, trim_whitespace=False)
+
+
+class UserBriefOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    phoneNumber = serializers.CharField(source="phone_number")
+    firstName = serializers.CharField(source="first_name")
+    lastName = serializers.CharField(source="last_name")
+
+
+class UserLoginOut(TokenPairOut):
+    user = UserBriefOut()
+
+
+class UserRegisteredOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    phoneNumber = serializers.CharField(source="phone_number")
+    firstName = serializers.CharField(source="first_name")
+    lastName = serializers.CharField(source="last_name")
+    email = serializers.CharField()
+    verificationStatus = serializers.CharField(source="verification_status")
+    isPhoneVerified = serializers.BooleanField(source="is_phone_verified")

@@ -1,22 +1,16 @@
-"""/admin/users: thin views over kyc.selectors (reads) and kyc.services (writes)."""
+"""/admin/users and /auth/user/...: thin views over kyc.selectors (reads) and kyc.services (writes)."""
 
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
 
-from backoffice.api.envelope import ok
+from backoffice.api.auth_views import PrincipalLoginView, PrincipalRegisterView
 from backoffice.api.pagination import EnvelopePagination
-from backoffice.errors import ValidationFailed
+from backoffice.api.viewsets import ApiViewSet
 from kyc import selectors, services
 from kyc.api import serializers as s
-from kyc.filtersets import TransactionFilterSet, UserFilterSet
-from kyc.models import PlatformUser
-
-MIN_SEARCH_LENGTH = 3
-
+from kyc.filtersets import TransactionFilterSet, UserFilterSet, UserSearchFilterSet
+from kyc.services.auth import KIND
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -26,6 +20,8 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     description="A retry with the same key (per staff member) returns the first result without crediting again; "
     "the same key with a different body is 422.",
 )
+# Actions on one user that are neither lists nor filtered: no filter backend, no paging.
+SINGLE = {"filter_backends": [], "pagination_class": None}
 
 
 @extend_schema_view(
@@ -38,12 +34,10 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     ),
     destroy=extend_schema(summary="Archive a user (soft delete)", responses={200: s.ArchiveOut}),
 )
-class UserViewSet(viewsets.GenericViewSet):
+class UserViewSet(ApiViewSet):
     """KYC users. Every write goes through kyc.services and lands in the audit log."""
 
-    queryset = PlatformUser.objects.all()
     serializer_class = s.UserListOut
-    filter_backends = [DjangoFilterBackend]
     filterset_class = UserFilterSet
     capabilities = {
         "list": "users.read",
@@ -63,102 +57,76 @@ class UserViewSet(viewsets.GenericViewSet):
     }
 
     def get_queryset(self):
-        if self.action in ("list", "search"):
-            return selectors.user_list_queryset()
-        return super().get_queryset()
+        return selectors.user_list_queryset()
 
     def get_object(self):
         return selectors.user_get(user_id=self.kwargs.get("pk"))
 
     def list(self, request):
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(s.UserListOut(page, many=True).data)
+        return self.paged(self.get_queryset(), s.UserListOut)
 
     def retrieve(self, request, pk=None):
-        return ok(s.UserDetailOut(self.get_object()).data)
+        return self.ok(s.UserDetailOut(self.get_object()).data)
 
     def update(self, request, pk=None):
         user = self.get_object()
-        body = s.UserUpdateIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        user = services.user_update(user=user, actor=request.user, data=dict(body.validated_data))
-        return ok(s.UserDetailOut(user).data, message="User updated")
+        user = services.user_update(user=user, actor=request.user, **self.input(s.UserUpdateIn))
+        return self.ok(s.UserDetailOut(user).data, message="User updated")
 
     def destroy(self, request, pk=None):
         user = services.user_archive(user=self.get_object(), actor=request.user)
-        return ok(s.ArchiveOut(user).data, message="User archived")
+        return self.ok(s.ArchiveOut(user).data, message="User archived")
 
     @extend_schema(summary="Restore an archived user", request=None, responses={200: s.ArchiveOut})
     @action(detail=True, methods=["post"])
     def unarchive(self, request, pk=None):
         user = services.user_unarchive(user=self.get_object(), actor=request.user)
-        return ok(s.ArchiveOut(user).data, message="User restored")
+        return self.ok(s.ArchiveOut(user).data, message="User restored")
 
     @extend_schema(
-        summary="Search users by name, phone, e-mail or ID number",
-        parameters=[OpenApiParameter("q", str, required=True, description="At least 3 characters")],
-        responses={200: s.UserListOut(many=True)},
+        summary="Search users by name, phone, e-mail or ID number", responses={200: s.UserListOut(many=True)}
     )
-    @action(detail=False, methods=["get"])
+    @action(detail=False, methods=["get"], filterset_class=UserSearchFilterSet)
     def search(self, request):
-        term = (request.query_params.get("q") or "").strip()
-        if not term:
-            raise ValidationFailed("Search term is required", details={"q": ["This parameter is required."]})
-        if len(term) < MIN_SEARCH_LENGTH:
-            raise ValidationFailed(
-                f"Search term must be at least {MIN_SEARCH_LENGTH} characters",
-                details={"q": [f"At least {MIN_SEARCH_LENGTH} characters."]},
-            )
-        params = request.query_params.copy()
-        params["search"] = term
-        filterset = UserFilterSet(params, queryset=self.get_queryset(), request=request)
-        if not filterset.is_valid():
-            raise ValidationError(filterset.errors)
-        page = self.paginate_queryset(filterset.qs)
-        return self.get_paginated_response(s.UserListOut(page, many=True).data)
+        return self.paged(self.get_queryset(), s.UserListOut)
 
     @extend_schema(summary="User counts", responses={200: s.UserStatsOut})
-    @action(detail=False, methods=["get"])
+    @action(detail=False, methods=["get"], **SINGLE)
     def stats(self, request):
-        return ok(s.UserStatsOut(selectors.user_stats()).data)
+        return self.ok(s.UserStatsOut(selectors.user_stats()).data)
 
     @extend_schema(summary="A user's verification records", responses={200: s.VerificationOut(many=True)})
-    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["get"], **SINGLE)
     def verifications(self, request, pk=None):
         records = selectors.user_verifications(user=self.get_object())
-        return ok(s.VerificationOut(records, many=True).data)
+        return self.ok(s.VerificationOut(records, many=True).data)
 
     @extend_schema(summary="A user's ledger (paginated)", responses={200: s.TransactionOut(many=True)})
     @action(detail=True, methods=["get"], pagination_class=EnvelopePagination, filterset_class=TransactionFilterSet)
     def transactions(self, request, pk=None):
-        user = self.get_object()
-        rows = self.filter_queryset(selectors.user_transactions(user=user))
-        page = self.paginate_queryset(rows)
-        return self.get_paginated_response(s.TransactionOut(page, many=True).data)
+        return self.paged(selectors.user_transactions(user=self.get_object()), s.TransactionOut)
 
     @extend_schema(
         summary="A user's identity documents (signed, expiring URLs)", responses={200: s.DocumentOut(many=True)}
     )
-    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["get"], **SINGLE)
     def documents(self, request, pk=None):
         documents = selectors.user_documents(user=self.get_object())
-        return ok(s.DocumentOut(documents, many=True, context={"request": request}).data)
+        return self.ok(s.DocumentOut(documents, many=True, context={"request": request}).data)
 
     @extend_schema(summary="Everything about a user, with a timeline and statistics", responses={200: s.HistoryOut})
-    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["get"], **SINGLE)
     def history(self, request, pk=None):
         history = selectors.user_history(user=self.get_object())
-        return ok(s.HistoryOut(history, context={"request": request}).data)
+        return self.ok(s.HistoryOut(history, context={"request": request}).data)
 
     @extend_schema(
         summary="Find a user by phone number", request=s.SearchByPhoneIn, responses={200: s.SearchByPhoneOut}
     )
-    @action(detail=False, methods=["post"], url_path="search-by-phone", filter_backends=[], pagination_class=None)
+    @action(detail=False, methods=["post"], url_path="search-by-phone", **SINGLE)
     def search_by_phone(self, request):
-        body = s.SearchByPhoneIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        user = selectors.user_by_phone(phone_number=body.validated_data["phoneNumber"])
-        return ok(s.SearchByPhoneOut(user).data)
+        user = selectors.user_by_phone(**self.input(s.SearchByPhoneIn))
+        return self.ok(s.SearchByPhoneOut(user).data)
 
     @extend_schema(
         summary="Credit a user's wallet (admin credit)",
@@ -166,23 +134,37 @@ class UserViewSet(viewsets.GenericViewSet):
         parameters=[IDEMPOTENCY_HEADER],
         responses={200: s.AddBalanceOut},
     )
-    @action(detail=True, methods=["post"], url_path="add-balance", filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["post"], url_path="add-balance", **SINGLE)
     def add_balance(self, request, pk=None):
         user = self.get_object()
-        body = s.AddBalanceIn(data=request.data)
-        body.is_valid(raise_exception=True)
         result = services.user_credit(
             user=user,
             actor=request.user,
-            amount=body.validated_data.get("amount"),
-            reason=body.validated_data.get("reason"),
             idempotency_key=request.headers.get("Idempotency-Key"),
+            **self.input(s.AddBalanceIn),
         )
-        return ok(s.AddBalanceOut(result).data, message="Balance added")
+        return self.ok(s.AddBalanceOut(result).data, message="Balance added")
 
     @extend_schema(summary="Delete a user and all their data, for good", request=None, responses={200: s.PurgeOut})
-    @action(detail=True, methods=["delete"], filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["delete"], **SINGLE)
     def purge(self, request, pk=None):
         user = self.get_object()
         counts = services.user_purge(user=user, actor=request.user)
-        return ok(s.PurgeOut({"id": user.pk, "deleted": counts}).data, message="User permanently deleted")
+        return self.ok(s.PurgeOut({"id": user.pk, "deleted": counts}).data, message="User permanently deleted")
+
+
+@extend_schema_view(
+    post=extend_schema(request=s.UserRegisterIn, responses={201: s.UserRegisteredOut}, summary="Register a user")
+)
+class UserRegisterView(PrincipalRegisterView):
+    input_serializer = s.UserRegisterIn
+    output_serializer = s.UserRegisteredOut
+    register = staticmethod(services.user_register)
+
+
+@extend_schema_view(post=extend_schema(request=s.UserLoginIn, responses={200: s.UserLoginOut}, summary="User login"))
+class UserLoginView(PrincipalLoginView):
+    kind = KIND
+    input_serializer = s.UserLoginIn
+    output_serializer = s.UserLoginOut
+    principal_key = "user"

@@ -1,0 +1,24 @@
+"""Where higher apps act on KYC events without kyc importing them (compliance, verification).
+
+Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(fn)``.
+
+``transaction_recorded(transaction=...)``
+    Every ledger row, right after it is written, inside the same database
+    transaction and under the wallet's row lock. A function that raises a
+    DomainError refuses the transaction (nothing is written); work that may
+    fail or take time belongs in ``transaction.on_commit`` (the AML engine).
+``user_registered(user=...)``
+    A platform user signed up (inside the registration's transaction).
+``user_name_changed(user=..., previous_first_name=..., previous_last_name=...)``
+    A user's first or last name changed (inside the update's transaction).
+``purge_held(user=...) -> bool``
+    Asked before a user is purged; any True refuses the purge with 409
+    RETENTION_HOLD (compliance: the user is part of a SAR).
+"""
+
+from backoffice.hooks import Hook
+
+transaction_recorded = Hook("transaction_recorded")
+user_registered = Hook("user_registered")
+user_name_changed = Hook("user_name_changed")
+purge_held = Hook("purge_held")

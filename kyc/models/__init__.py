@@ -1,0 +1,13 @@
+from kyc.models.documents import KycDocument, VerificationRecord, document_path
+from kyc.models.ledger import CreditRequest, Transaction
+from kyc.models.users import MONEY, PlatformUser
+
+__all__ = [
+    "MONEY",
+    "CreditRequest",
+    "KycDocument",
+    "PlatformUser",
+    "Transaction",
+    "VerificationRecord",
+    "document_path",
+]

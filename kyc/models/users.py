@@ -1,0 +1,93 @@
+"""The platform user: the wallet holder who is the subject of KYC, AML and SARs."""
+
+import uuid
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from kyc.choices import RiskRating, Sex, VerificationStatus
+
+MONEY = {"max_digits": 14, "decimal_places": 2}
+
+
+class PlatformUser(models.Model):
+    """A wallet holder of the payment platform: the subject of KYC, AML and SARs.
+
+    The balance is never written directly: it changes only together with a
+    ledger ``Transaction`` (``kyc.services.transaction_record``), so the
+    ledger always explains it.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    phone_number = models.CharField(max_length=20, unique=True, help_text="E.164, e.g. +26876123456")
+    email = models.EmailField(blank=True, default="")
+    password = models.CharField(max_length=128)
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    names = models.CharField(max_length=200, blank=True, default="", help_text="Legacy given names")
+    surname = models.CharField(max_length=100, blank=True, default="", help_text="Legacy surname")
+    id_number = models.CharField(max_length=32, blank=True, default="", db_index=True)
+    date_of_birth = models.DateField(null=True, blank=True)
+    sex = models.CharField(max_length=6, choices=Sex.choices, blank=True, default="")
+    nationality = models.CharField(max_length=64, blank=True, default="")
+    occupation = models.CharField(max_length=100, blank=True, default="")
+    region = models.CharField(max_length=64, blank=True, default="", help_text="Region of residence")
+    country = models.CharField(max_length=2, default="SZ", help_text="ISO 3166-1 alpha-2")
+    verification_status = models.CharField(
+        max_length=10, choices=VerificationStatus.choices, default=VerificationStatus.PENDING, db_index=True
+    )
+    risk_rating = models.CharField(max_length=6, choices=RiskRating.choices, default=RiskRating.LOW, db_index=True)
+    current_risk_score = models.PositiveSmallIntegerField(
+        default=0, validators=[MinValueValidator(0), MaxValueValidator(100)]
+    )
+    is_potential_pep = models.BooleanField(default=False)
+    balance = models.DecimalField(**MONEY, default=Decimal("0.00"))
+    nfc_card_number = models.CharField(max_length=32, null=True, blank=True, unique=True)
+    rewards_points = models.PositiveIntegerField(default=0)
+    referral_code = models.CharField(max_length=16, unique=True)
+    is_verified = models.BooleanField(default=False)
+    is_phone_verified = models.BooleanField(default=False)
+    is_archived = models.BooleanField(default=False, db_index=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    last_login = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "KYC user"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["email"],
+                condition=~Q(email=""),
+                name="kyc_user_email_unique",
+                violation_error_message="An account with this email already exists.",
+            ),
+            models.CheckConstraint(condition=Q(balance__gte=0), name="kyc_user_balance_not_negative"),
+            models.CheckConstraint(
+                condition=Q(current_risk_score__gte=0) & Q(current_risk_score__lte=100),
+                name="kyc_user_risk_score_range",
+            ),
+        ]
+        # The default list (active users, newest first, id as tie-breaker) reads straight off this index,
+        # so page 1 of a million users does not sort them.
+        indexes = [models.Index(fields=["is_archived", "-created_at", "-id"], name="kyc_user_active_created")]
+
+    def __str__(self):
+        return f"{self.full_name} ({self.phone_number})"
+
+    # DRF treats any object it authenticates as a user; platform users are.
+    is_authenticated = True
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    def clean(self):
+        if self.is_verified and self.verification_status != VerificationStatus.VERIFIED:
+            raise ValidationError({"is_verified": "Only a VERIFIED user is marked verified."})
+        if self.email:
+            self.email = self.email.strip().lower()
