@@ -6,6 +6,40 @@ class ComplianceConfig(AppConfig):
     verbose_name = "Compliance"
 
     def ready(self):
-        from compliance.engine.hooks import register
+        from backoffice import demo, navigation, roles
+        from compliance import demo as compliance_demo
+        from compliance import goaml
+        from compliance.engine.hooks import screen_after_commit
+        from compliance.selectors.sar import user_under_sar_retention
+        from kyc import hooks as kyc_hooks
 
-        register()
+        kyc_hooks.transaction_recorded.register(screen_after_commit)
+        kyc_hooks.purge_held.register(user_under_sar_retention)
+        goaml.check_settings()
+        roles.grant_admin_permissions("sars.read", {"compliance.view_sar", "compliance.view_sartransition"})
+        roles.grant_admin_permissions("rules.read", {"compliance.view_amlrule", "compliance.view_amlruleversion"})
+        roles.grant_admin_permissions("rules.write", {"compliance.add_amlrule", "compliance.change_amlrule"})
+        roles.grant_admin_permissions("alerts.read", {"compliance.view_alert", "compliance.view_alertevent"})
+        roles.grant_admin_permissions("alerts.manage", {"compliance.change_alert"})
+        demo.register_seeder(self.label, compliance_demo.seed)
+        navigation.add_section(
+            title="Compliance",
+            position=40,
+            items=[
+                navigation.Item(
+                    "SARs", "report", "admin:compliance_sar_changelist", navigation.has_capability("sars.read")
+                ),
+                navigation.Item(
+                    "Alert queue",
+                    "notification_important",
+                    "admin:compliance_alert_changelist",
+                    navigation.has_perm("compliance.view_alert"),
+                ),
+                navigation.Item(
+                    "AML rules",
+                    "rule",
+                    "admin:compliance_amlrule_changelist",
+                    navigation.has_perm("compliance.view_amlrule"),
+                ),
+            ],
+        )

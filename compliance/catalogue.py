@@ -14,14 +14,15 @@ SPEND = ["VENDOR_PAYMENT", "CARD_PAYMENT"]
 
 
 def _rule(rule_id, rule_type, name, description, severity, priority, category, **params):
+    """One rule in the domain's names (the arguments of ``rule_create``); conditions keep the interface's JSON."""
     return {
-        "ruleId": rule_id,
+        "rule_id": rule_id,
         "name": name,
         "description": description,
         "category": category,
         "severity": severity,
         "priority": priority,
-        "isActive": True,
+        "is_active": True,
         "actions": {"createAlert": True, "notifyCompliance": severity in ("HIGH", "CRITICAL")},
         "conditions": {"ruleType": rule_type, **params},
     }

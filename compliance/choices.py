@@ -51,6 +51,7 @@ class RuleType(models.TextChoices):
 class AlertType(models.TextChoices):
     RULE = "RULE", "Rule hit"
     PEP_MATCH = "PEP_MATCH", "PEP match"
+    DUPLICATE_IDENTITY = "DUPLICATE_IDENTITY", "Duplicate identity"
 
 
 class AlertStatus(models.TextChoices):

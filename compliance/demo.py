@@ -184,8 +184,6 @@ def seed_sars(stdout) -> None:
                 sar=sar,
                 actor=actor,
                 status=status,
-                reviewed_by=str(actor.pk),
-                approved_by=str(actor.pk),
                 note=NOTES[status],
                 fiu_reference=f"FIU-SZ-2026-{suffix[-2:]}" if status == SARStatus.ACKNOWLEDGED else "",
             )

@@ -18,16 +18,54 @@ from decimal import Decimal
 from xml.etree import ElementTree as ET
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 
+from compliance.choices import ActivityType
 from compliance.models import SAR
-from kyc.choices import CREDIT_TYPES
+from kyc.choices import CREDIT_TYPES, Channel
 
 CURRENCY = "SZL"
 # goAML's gender codes
 _GENDER = {"MALE": "M", "FEMALE": "F"}
 # Characters XML 1.0 cannot carry at all, escaped or not; free text loses them.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+# Our defaults for the unit's code lists; GOAML_* settings override any entry (backoffice/settings/goaml.py).
+INDICATOR_DEFAULTS = {
+    ActivityType.STRUCTURING: "STRUCT",
+    ActivityType.LARGE_CASH: "LCASH",
+    ActivityType.UNUSUAL_PATTERN: "UNUSUAL",
+    ActivityType.MONEY_LAUNDERING: "ML",
+    ActivityType.FRAUD: "FRAUD",
+    ActivityType.TERRORIST_FINANCING: "TF",
+    ActivityType.SANCTIONS_VIOLATION: "SANCT",
+    ActivityType.OTHER: "OTHER",
+}
+TRANSMODE_DEFAULTS = {Channel.WALLET: "EW", Channel.MOBILE_MONEY: "MM", Channel.CARD: "CC", Channel.BANK: "EFT"}
+FUNDS_DEFAULTS = {Channel.WALLET: "E", Channel.MOBILE_MONEY: "M", Channel.CARD: "C", Channel.BANK: "B"}
+
+# setting -> (defaults, the values its keys must name)
+_CODE_LISTS = {
+    "GOAML_INDICATORS": (INDICATOR_DEFAULTS, ActivityType.values),
+    "GOAML_TRANSMODE_CODES": (TRANSMODE_DEFAULTS, Channel.values),
+    "GOAML_FUNDS_CODES": (FUNDS_DEFAULTS, Channel.values),
+}
+
+
+def check_settings() -> None:
+    """Refuse, at start-up, a GOAML_* code list whose keys are not activity types or ledger channels."""
+    for name, (_defaults, keys) in _CODE_LISTS.items():
+        unknown = sorted(set(getattr(settings, name)) - set(keys))
+        if unknown:
+            raise ImproperlyConfigured(f"{name}: unknown key(s) {', '.join(unknown)} (known: {', '.join(keys)})")
+
+
+def code_list(name: str) -> dict[str, str]:
+    """A code list: our defaults with the setting's overrides."""
+    defaults, _keys = _CODE_LISTS[name]
+    return {**{str(k): v for k, v in defaults.items()}, **getattr(settings, name)}
 
 
 def _iso_datetime(value: dt.datetime | dt.date | None) -> str:
@@ -87,11 +125,11 @@ def _other_side(parent: ET.Element, direction: str, tx) -> None:
     """The side of a transaction that is not our subject: another client of ours, a vendor, or outside money."""
     if tx.counterparty_user is not None:
         side = _add(parent, f"t_{direction}_my_client")
-        _add(side, f"{direction}_funds_code", settings.GOAML_FUNDS_CODES.get(tx.channel, "E"))
+        _add(side, f"{direction}_funds_code", code_list("GOAML_FUNDS_CODES").get(tx.channel, "E"))
         person_my_client(side, f"{direction}_person", tx.counterparty_user)
     else:
         side = _add(parent, f"t_{direction}")
-        _add(side, f"{direction}_funds_code", settings.GOAML_FUNDS_CODES.get(tx.channel, "E"))
+        _add(side, f"{direction}_funds_code", code_list("GOAML_FUNDS_CODES").get(tx.channel, "E"))
         entity = _add(side, f"{direction}_entity")
         if tx.counterparty_vendor is not None:
             _add(entity, "name", tx.counterparty_vendor.business_name)
@@ -102,7 +140,7 @@ def _other_side(parent: ET.Element, direction: str, tx) -> None:
 
 def _subject_side(parent: ET.Element, direction: str, tx, subject) -> None:
     side = _add(parent, f"t_{direction}_my_client")
-    _add(side, f"{direction}_funds_code", settings.GOAML_FUNDS_CODES.get(tx.channel, "E"))
+    _add(side, f"{direction}_funds_code", code_list("GOAML_FUNDS_CODES").get(tx.channel, "E"))
     person_my_client(side, f"{direction}_person", subject)
     _add(side, f"{direction}_country", _country_code(tx.country))
 
@@ -114,7 +152,7 @@ def _transaction(report: ET.Element, tx, subject) -> None:
     _add_optional(element, "transaction_location", tx.region)
     _add(element, "transaction_description", tx.get_type_display() + (f": {tx.reason}" if tx.reason else ""))
     _add(element, "date_transaction", _iso_datetime(tx.created_at))
-    _add(element, "transmode_code", settings.GOAML_TRANSMODE_CODES.get(tx.channel, tx.channel))
+    _add(element, "transmode_code", code_list("GOAML_TRANSMODE_CODES").get(tx.channel, tx.channel))
     _add(element, "amount_local", _amount(tx.amount))
     if tx.type in CREDIT_TYPES:
         _other_side(element, "from", tx)
@@ -173,7 +211,7 @@ def build_report(sar: SAR) -> ET.Element:
         _add(party, "significance", "10")
         _add(party, "reason", sar.get_suspicious_activity_type_display())
     indicators = _add(report, "report_indicators")
-    _add(indicators, "indicator", settings.GOAML_INDICATORS.get(sar.suspicious_activity_type, "OTHER"))
+    _add(indicators, "indicator", code_list("GOAML_INDICATORS").get(sar.suspicious_activity_type, "OTHER"))
     _add(
         report,
         "additional_information",

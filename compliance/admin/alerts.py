@@ -1,6 +1,6 @@
 """The alert triage queue: most severe first, assign to me, review, close as false positive, file a SAR.
 
-"File a SAR" drafts a SAR through the SAR service (``sar_create``): the
+"File a SAR" drafts a SAR through the SAR service (``sar_create_from_alert``): the
 alert's user, its transactions and their total, the alert linked, and closes
 the alert as CLOSED_SAR_FILED in the same transaction; the officer lands on
 the new SAR to complete it and move it through the SAR workflow.
@@ -9,22 +9,24 @@ the new SAR to complete it and move it through the SAR workflow.
 import json
 
 from django.contrib import admin, messages
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
-from unfold.admin import ModelAdmin, TabularInline
+from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
+from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance.choices import AlertStatus, Severity
+from compliance.filtersets import severity_rank
 from compliance.models import Alert, AlertEvent
-from compliance.selectors.alerts import severity_rank
+from compliance.models.alerts import OPEN_STATES
 from compliance.services import alerts as services
-
-OPEN_STATES = (AlertStatus.OPEN, AlertStatus.UNDER_REVIEW, AlertStatus.ESCALATED)
+from compliance.services.sar import sar_create_from_alert
+from kyc.models import Transaction
 
 
 class QueueFilter(admin.SimpleListFilter):
@@ -54,20 +56,9 @@ class QueueFilter(admin.SimpleListFilter):
         return queryset
 
 
-class AlertEventInline(TabularInline):
+class AlertEventInline(StateHistoryInline):
     model = AlertEvent
     verbose_name = "event"
-    verbose_name_plural = "History"
-    extra = 0
-    can_delete = False
-    fields = ("created_at", "actor", "from_status", "to_status", "note")
-    readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Alert)
@@ -86,6 +77,7 @@ class AlertAdmin(ModelAdmin):
     list_select_related = ("rule", "user", "assigned_to")
     search_fields = ("user__first_name", "user__last_name", "user__phone_number", "rule__rule_id")
     show_full_result_count = False
+    paginator = EstimatedCountPaginator
     inlines = [AlertEventInline]
     actions = ["assign_to_me", "start_review", "close_false_positive", "file_sar"]
     fields = (
@@ -109,6 +101,19 @@ class AlertAdmin(ModelAdmin):
         qs = self.model._default_manager.get_queryset().annotate(severity_rank=severity_rank())
         return qs.order_by(*self.get_ordering(request))
 
+    def get_object(self, request, object_id, from_field=None):
+        """One alert with its rule, subject, assignee and transactions in a fixed number of queries."""
+        alert = super().get_object(request, object_id, from_field)
+        if alert is not None:
+            prefetch_related_objects(
+                [alert],
+                "rule",
+                "user",
+                "assigned_to",
+                Prefetch("related_transactions", queryset=Transaction.objects.order_by("created_at", "id")),
+            )
+        return alert
+
     def get_ordering(self, request):
         return ("-severity_rank", "-created_at")
 
@@ -126,7 +131,7 @@ class AlertAdmin(ModelAdmin):
 
     @admin.display(description="Transactions")
     def transactions(self, obj):
-        rows = obj.related_transactions.order_by("created_at")
+        rows = obj.related_transactions.all()  # prefetched in order by get_object
         return format_html_join(
             "",
             "<div>{} {} {} SZL ({})</div>",
@@ -135,7 +140,7 @@ class AlertAdmin(ModelAdmin):
 
     @admin.display(description="File a SAR")
     def file_sar_link(self, obj):
-        if obj.status in services.CLOSED:
+        if obj.is_closed:
             return "Closed alerts cannot be filed again."
         # formaction: the page is one form already, and forms cannot nest
         url = reverse("admin:compliance_alert_file_sar", args=[obj.pk])
@@ -157,7 +162,7 @@ class AlertAdmin(ModelAdmin):
 
     def _file_sar(self, request, alert):
         try:
-            sar = services.alert_file_sar(alert=alert, actor=request.user)
+            sar = sar_create_from_alert(alert=alert, actor=request.user)
         except DomainError as exc:
             self.message_user(request, exc.message, messages.ERROR)
             return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))

@@ -56,6 +56,9 @@ class AMLRuleVersionInline(TabularInline):
     readonly_fields = fields
     ordering = ("-version",)
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("changed_by")
+
     @admin.display(description="Rule text at this version")
     def snapshot_text(self, obj):
         return json.dumps(obj.snapshot, indent=1, sort_keys=True)

@@ -1,8 +1,7 @@
 """Screening a ledger row when it is recorded.
 
-``kyc.services.transaction_record`` calls every hook registered with
-``kyc.services.on_transaction_recorded``; ``register()`` (run by the app's
-``ready()``) adds ``screen_after_commit``. The scan runs after the ledger's
+``kyc.services.transaction_record`` runs the ``kyc.hooks.transaction_recorded``
+hook; the app's ``ready()`` registers ``screen_after_commit`` there. The scan runs after the ledger's
 transaction commits (``transaction.on_commit``), not inside it, because:
 
 * an engine failure (a bad rule, a database error in a rule's query) must
@@ -19,7 +18,7 @@ import contextvars
 import logging
 from contextlib import contextmanager
 
-from django.db import transaction
+from django.db import transaction as db_transaction
 
 logger = logging.getLogger("compliance.engine")
 
@@ -45,13 +44,8 @@ def screen_now(transaction_id) -> None:
         logger.exception("AML screening of transaction %s failed; run_aml_scan will retry it", transaction_id)
 
 
-def screen_after_commit(tx) -> None:
-    if _paused.get() or tx.status != "COMPLETED":
+def screen_after_commit(*, transaction, **_) -> None:
+    if _paused.get() or transaction.status != "COMPLETED":
         return
-    transaction.on_commit(lambda: screen_now(tx.pk))
-
-
-def register() -> None:
-    from kyc.services import on_transaction_recorded
-
-    on_transaction_recorded(screen_after_commit)
+    tx_id = transaction.pk
+    db_transaction.on_commit(lambda: screen_now(tx_id))

@@ -1,6 +1,7 @@
 """Run the active rules over a scope and raise alerts, never twice for the same hit.
 
-An alert's ``dedup_key`` is sha256(rule id, hit key): the hit key names the
+Alerts are raised through ``compliance.services.alerts.alert_raise_many``
+like every other alert write. An alert's ``dedup_key`` is sha256(rule id, hit key): the hit key names the
 transaction (single-transaction rules, top-ups, dormant wake-ups) or the
 user, partition and time bucket (window rules). The key does not include the
 rule's version, so editing a rule does not re-raise alerts on transactions
@@ -8,7 +9,6 @@ already alerted; the alert keeps the version that raised it.
 """
 
 import datetime as dt
-import hashlib
 import logging
 import time
 from dataclasses import dataclass, field
@@ -18,14 +18,14 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from compliance.choices import AlertStatus, AlertType, RuleType
+from compliance.choices import RuleType
 from compliance.engine.base import Hit, Scope
-from compliance.models import Alert, AMLRule
+from compliance.models import AMLRule
+from compliance.services.alerts import NewAlert, alert_raise_many, dedup_key
 
 logger = logging.getLogger("compliance.engine")
 
 EVALUATORS = {rule_type: f"compliance.engine.{rule_type}" for rule_type in RuleType.values}
-CHUNK = 500
 
 
 @dataclass
@@ -42,34 +42,16 @@ def evaluate(rule: AMLRule, scope: Scope) -> list[Hit]:
     return import_module(EVALUATORS[rule.rule_type]).evaluate(rule, scope)
 
 
-def dedup_key(rule: AMLRule, hit: Hit) -> str:
-    return hashlib.sha256(f"{rule.pk}|{hit.key}".encode()).hexdigest()
-
-
-def _chunks(items: list, size: int = CHUNK):
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
-
-
-@transaction.atomic
-def raise_alerts(rule: AMLRule, hits: list[Hit]) -> int:
-    """Create the alerts of new hits and link their transactions; returns how many were created."""
-    if not hits:
-        return 0
-    by_key = {dedup_key(rule, hit): hit for hit in hits}
-    keys = list(by_key)
-    known: set[str] = set()
-    for chunk in _chunks(keys):
-        known.update(Alert.objects.filter(dedup_key__in=chunk).values_list("dedup_key", flat=True))
-    fresh = [
-        Alert(
-            alert_type=AlertType.RULE,
-            rule=rule,
-            rule_version=rule.version,
+def new_alerts(rule: AMLRule, hits: list[Hit]) -> list[NewAlert]:
+    """What each hit raises: an alert keyed by rule and hit, carrying the rule's words and version."""
+    return [
+        NewAlert(
             user_id=hit.user_id,
+            dedup_key=dedup_key(rule.pk, hit.key),
             severity=rule.severity,
-            status=AlertStatus.OPEN,
-            dedup_key=key,
+            rule=rule,
+            transaction_ids=tuple(hit.transaction_ids),
+            note=f"Raised by rule {rule.rule_id} (version {rule.version}).",
             details={
                 "ruleId": rule.rule_id,
                 "ruleType": rule.rule_type,
@@ -78,39 +60,8 @@ def raise_alerts(rule: AMLRule, hits: list[Hit]) -> int:
                 **hit.details,
             },
         )
-        for key, hit in by_key.items()
-        if key not in known
+        for hit in hits
     ]
-    if not fresh:
-        return 0
-    # ignore_conflicts: a concurrent scan may insert the same key between our read and our write
-    Alert.objects.bulk_create(fresh, batch_size=CHUNK, ignore_conflicts=True)
-    ours: set = set()
-    for chunk in _chunks([a.pk for a in fresh]):
-        ours.update(Alert.objects.filter(pk__in=chunk).values_list("pk", flat=True))
-    pairs = [
-        (a.pk, tx_id) for a in fresh if a.pk in ours for tx_id in dict.fromkeys(by_key[a.dedup_key].transaction_ids)
-    ]
-    _link_transactions(pairs)
-    return len(ours)
-
-
-def _link_transactions(pairs: list[tuple]) -> None:
-    """Insert (alert, transaction) links: one unnest() statement per 50,000 on PostgreSQL, bulk_create elsewhere."""
-    through = Alert.related_transactions.through
-    if connection.vendor != "postgresql":
-        links = [through(alert_id=a, transaction_id=t) for a, t in pairs]
-        through.objects.bulk_create(links, batch_size=2000, ignore_conflicts=True)
-        return
-    table = through._meta.db_table
-    with connection.cursor() as cursor:
-        for start in range(0, len(pairs), 50_000):
-            chunk = pairs[start : start + 50_000]
-            cursor.execute(
-                f"INSERT INTO {table} (alert_id, transaction_id) "
-                "SELECT * FROM unnest(%s::uuid[], %s::uuid[]) ON CONFLICT DO NOTHING",
-                [[str(a) for a, _ in chunk], [str(t) for _, t in chunk]],
-            )
 
 
 def _batch_session() -> None:
@@ -136,7 +87,7 @@ def scan(*, since: dt.datetime, until: dt.datetime | None = None, user_id=None, 
                 if batch:
                     _batch_session()
                 hits = evaluate(rule, scope)
-                created = raise_alerts(rule, hits) if rule.creates_alerts else 0
+                created = len(alert_raise_many(alerts=new_alerts(rule, hits))) if rule.creates_alerts else 0
         except Exception:
             logger.exception("AML rule %s failed to evaluate", rule.rule_id)
             result.per_rule[rule.rule_id] = {"error": True}

@@ -46,13 +46,18 @@ class AMLRule(models.Model):
         errors = validate_conditions(self.conditions)
         if errors:
             raise ValidationError(errors)
-        self.rule_type = self.conditions["ruleType"]
+        self.rule_type = self.type_of(self.conditions)
         if not 0 <= (self.priority or 0) <= self.MAX_PRIORITY:
             raise ValidationError({"priority": "Invalid priority value"})
         if not isinstance(self.actions, dict):
             raise ValidationError({"actions": "Must be an object."})
         if not isinstance(self.actions.get("createAlert", True), bool):
             raise ValidationError({"actions": "createAlert must be true or false."})
+
+    @staticmethod
+    def type_of(conditions) -> str:
+        """The rule type that ``conditions`` (the interface's JSON) declares; empty when it declares none."""
+        return conditions.get("ruleType", "") if isinstance(conditions, dict) else ""
 
     def snapshot(self) -> dict:
         """The rule's text at this version, as kept in AMLRuleVersion."""

@@ -21,8 +21,11 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
-from backoffice.errors import Conflict, DomainError, Forbidden
+from backoffice.errors import Forbidden, InvalidTransition
+from backoffice.fsm import transition_table
+from backoffice.models import StateChange
 from compliance.choices import ActivityType, SARStatus
+from compliance.errors import FourEyesRequired
 
 _SUFFIX_ALPHABET = string.ascii_uppercase + string.digits
 
@@ -31,16 +34,6 @@ def new_sar_id() -> str:
     """``SAR-`` + milliseconds since the epoch + ``-`` + six uppercase alphanumerics."""
     suffix = "".join(secrets.choice(_SUFFIX_ALPHABET) for _ in range(6))
     return f"SAR-{time.time_ns() // 1_000_000}-{suffix}"
-
-
-class FourEyesRequired(DomainError):
-    status = 403
-    code = "FOUR_EYES_REQUIRED"
-    default_message = "Four-eyes principle: this step needs a different person"
-
-
-class InvalidTransition(Conflict):
-    code = "INVALID_TRANSITION"
 
 
 # The capability a staff member needs to move a SAR *into* each state. Filing
@@ -129,7 +122,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         verbose_name_plural = "SARs"
         indexes = [
             models.Index(fields=["status", "-created_at"], name="sar_status_created"),
-            # the list's sort orders, each with the primary key that breaks ties (backoffice.api.filters)
+            # the list's sort orders, each with the primary key that breaks ties (backoffice.filters)
             models.Index(fields=["created_at", "id"], name="sar_sort_created"),
             models.Index(fields=["amount_involved", "id"], name="sar_sort_amount"),
             models.Index(fields=["date_of_suspicious_activity", "id"], name="sar_sort_activity_date"),
@@ -184,6 +177,16 @@ class SAR(ConcurrentTransitionMixin, models.Model):
             if actor_id == self.reviewed_by_id:
                 return "The approver cannot be the person who reviewed the SAR"
         return None
+
+    def check_move(self, *, actor, target: str) -> None:
+        """Refuse a move outside the transition table (409, whoever asks) or beyond ``actor``'s role (403).
+
+        What a caller can check before anything is locked; four eyes is the
+        transition method's own check, made when the move happens.
+        """
+        if (self.status, target) not in TRANSITIONS:
+            raise InvalidTransition(f"Cannot move SAR from {self.status} to {target}")
+        require_role(actor, target)
 
     def _guard(self, actor, target: str) -> None:
         require_role(actor, target)
@@ -267,29 +270,20 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         self.closed_at = timezone.now()
 
 
-def _transition_table() -> dict[tuple[str, str], str]:
-    field = SAR._meta.get_field("status")
-    return {(str(t.source), str(t.target)): t.name for t in field.get_all_transitions(SAR)}
-
-
 # (from, to) -> name of the SAR method that makes the move; read from the
 # @transition declarations so the table exists in one place only.
-TRANSITIONS: dict[tuple[str, str], str] = _transition_table()
+TRANSITIONS: dict[tuple[str, str], str] = transition_table(SAR)
 
 
-class SARTransition(models.Model):
+class SARTransition(StateChange):
     """One move of a SAR from one state to another: who, when, from, to, and why. Never edited."""
 
-    id = models.BigAutoField(primary_key=True)
     sar = models.ForeignKey(SAR, on_delete=models.CASCADE, related_name="transitions")
-    from_status = models.CharField(max_length=24, choices=SARStatus.choices)
-    to_status = models.CharField(max_length=24, choices=SARStatus.choices)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
-    note = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    from_status = models.CharField(max_length=32, choices=SARStatus.choices)
+    to_status = models.CharField(max_length=32, choices=SARStatus.choices)
 
-    class Meta:
-        ordering = ["created_at", "id"]
+    class Meta(StateChange.Meta):
+        verbose_name = "SAR transition"
 
     def __str__(self):
         return f"{self.sar_id}: {self.from_status} -> {self.to_status}"

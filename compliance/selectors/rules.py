@@ -2,25 +2,10 @@
 
 import uuid
 
-import django_filters
-
-from backoffice.api.filters import StrictBooleanFilter
 from backoffice.errors import NotFound
-from compliance.choices import RuleType
 from compliance.models import AMLRule, AMLRuleVersion
 
 RULE_NOT_FOUND = "Rule not found"
-
-
-class RuleFilterSet(django_filters.FilterSet):
-    """Filters of GET /admin/aml/rules: enabled (strict boolean) and ruleType (one of the 16)."""
-
-    enabled = StrictBooleanFilter(field_name="is_active")
-    ruleType = django_filters.ChoiceFilter(field_name="rule_type", choices=RuleType.choices)
-
-    class Meta:
-        model = AMLRule
-        fields = []
 
 
 def rule_get(ref: str, *, for_update: bool = False) -> AMLRule:

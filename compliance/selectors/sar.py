@@ -1,14 +1,10 @@
 """Reads of SARs: the list, one report by either of its ids, what a staff member may do with it."""
 
 import uuid
-from collections.abc import Mapping
 
-import django_filters
 from django.db.models import Prefetch, QuerySet
 
-from backoffice.api.filters import ListFilterSet
-from backoffice.errors import NotFound, ValidationFailed
-from compliance.choices import SARStatus
+from backoffice.errors import NotFound
 from compliance.models import SAR, SARTransition
 
 # Columns the list shows; the description is the only wide one and the list carries it.
@@ -34,31 +30,12 @@ LIST_COLUMNS = (
 )
 
 
-class SARFilterSet(ListFilterSet):
-    """status, startDate/endDate on createdAt, and sortBy over a whitelist."""
+def sar_list() -> QuerySet[SAR]:
+    """SARs with their subject and filer in the same query, only the columns the list shows.
 
-    sort_fields = {
-        "createdAt": "created_at",
-        "amountInvolved": "amount_involved",
-        "dateOfSuspiciousActivity": "date_of_suspicious_activity",
-        "status": "status",
-    }
-
-    status = django_filters.ChoiceFilter(choices=SARStatus.choices)
-
-    class Meta:
-        model = SAR
-        fields = ["status"]
-
-
-def sar_list(*, filters: Mapping) -> QuerySet[SAR]:
-    """SARs matching ``filters`` (query parameters), sorted, with their subject and filer in the same query."""
-    queryset = SAR.objects.select_related("entity_user", "filed_by").only(*LIST_COLUMNS)
-    filterset = SARFilterSet(data=filters, queryset=queryset)
-    if not filterset.is_valid():
-        details = {field: [str(m) for m in messages] for field, messages in filterset.errors.items()}
-        raise ValidationFailed("Validation error", details=details)
-    return filterset.qs
+    Filtering and sorting are the list's filterset (``compliance.filtersets.SARFilterSet``).
+    """
+    return SAR.objects.select_related("entity_user", "filed_by").only(*LIST_COLUMNS)
 
 
 def sar_get(*, ref: str, for_update: bool = False) -> SAR:
@@ -107,7 +84,7 @@ def sar_available_moves(*, sar: SAR, actor) -> list[str]:
     return moves
 
 
-def user_under_sar_retention(*, user) -> bool:
+def user_under_sar_retention(*, user, **_) -> bool:
     """True while a SAR needs this user's records kept for the legal retention period.
 
     They are its subject, or it cites one of their ledger rows or alerts

@@ -1,7 +1,17 @@
-import compliance.services.alerts  # noqa: F401
-import compliance.services.rules  # noqa: F401
-from compliance.services.sar import (  # noqa: F401
-    sar_create,
-    sar_export,
-    sar_transition,
-)
+from compliance.services.alerts import alert_assign, alert_raise_many, alert_transition
+from compliance.services.rules import rule_catalogue_load, rule_create, rule_toggle, rule_update
+from compliance.services.sar import sar_create, sar_create_from_alert, sar_export, sar_transition
+
+__all__ = [
+    "alert_assign",
+    "alert_raise_many",
+    "alert_transition",
+    "rule_catalogue_load",
+    "rule_create",
+    "rule_toggle",
+    "rule_update",
+    "sar_create",
+    "sar_create_from_alert",
+    "sar_export",
+    "sar_transition",
+]

@@ -1,53 +1,147 @@
-"""Writes on AML alerts: status moves with a note, and assignment. Each writes an AlertEvent and an audit entry.
+"""Writes on AML alerts: raising them, status moves with a note, and assignment.
 
-Moves: an open alert can be reviewed, escalated or closed; a reviewed or
-escalated one can go back and forth between those and be closed; a closed
-alert is final (409 INVALID_TRANSITION), so a decision is never undone
-silently: a new hit raises a new alert instead. Closing needs a note, the
-officer's reason, which an audit will ask for.
+Every write records an AlertEvent (the alert's history) and an audit entry,
+whoever makes it: an officer in the admin site or the API, or the AML engine
+raising alerts in bulk. The moves themselves are the ``Alert`` model's
+declared transitions; closing needs a note, the officer's reason, which an
+audit will ask for.
 """
 
-import datetime as dt
-from decimal import Decimal
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import connection, transaction
 
-from backoffice.errors import Conflict, ValidationFailed
-from backoffice.services import audit_record
-from compliance.choices import AlertStatus
+from backoffice.errors import InvalidTransition, ValidationFailed
+from backoffice.services import audit_entry, audit_record, audit_record_many
+from compliance.choices import AlertStatus, AlertType
 from compliance.models import Alert, AlertEvent
+from compliance.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES
 
-S = AlertStatus
-CLOSED = frozenset({S.CLOSED_FALSE_POSITIVE, S.CLOSED_SAR_FILED})
-ALLOWED_MOVES: dict[str, frozenset[str]] = {
-    S.OPEN: frozenset({S.UNDER_REVIEW, S.ESCALATED}) | CLOSED,
-    S.UNDER_REVIEW: frozenset({S.OPEN, S.ESCALATED}) | CLOSED,
-    S.ESCALATED: frozenset({S.UNDER_REVIEW}) | CLOSED,
-    S.CLOSED_FALSE_POSITIVE: frozenset(),
-    S.CLOSED_SAR_FILED: frozenset(),
-}
 NOTE_MAX = 2000
+CHUNK = 500
 
 
-class InvalidTransition(Conflict):
-    code = "INVALID_TRANSITION"
+@dataclass(frozen=True)
+class NewAlert:
+    """An alert to raise: ``dedup_key`` decides whether it is new (the same key never raises twice)."""
+
+    user_id: object
+    dedup_key: str
+    severity: str
+    details: dict
+    alert_type: str = AlertType.RULE
+    rule: object = None
+    transaction_ids: tuple = field(default_factory=tuple)
+    note: str = ""
+
+
+def dedup_key(*parts) -> str:
+    """A stable key of what makes an alert the same alert (rule and hit, user and PEP name, ...)."""
+    return hashlib.sha256("|".join(str(p) for p in parts).encode()).hexdigest()
+
+
+def _chunks(items: list, size: int = CHUNK):
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+@transaction.atomic
+def alert_raise_many(*, alerts: Iterable[NewAlert], actor=None) -> list[Alert]:
+    """Raise the alerts whose key is new; returns those created (a re-run creates none).
+
+    Each new alert starts OPEN with its transactions linked, one history row
+    ("raised") and one audit entry. Safe against a concurrent run inserting
+    the same key: the database's unique key decides, and only rows this call
+    inserted are linked and recorded.
+    """
+    by_key = {spec.dedup_key: spec for spec in alerts}
+    if not by_key:
+        return []
+    known: set[str] = set()
+    for chunk in _chunks(list(by_key)):
+        known.update(Alert.objects.filter(dedup_key__in=chunk).values_list("dedup_key", flat=True))
+    fresh = [
+        Alert(
+            alert_type=spec.alert_type,
+            rule=spec.rule,
+            rule_version=getattr(spec.rule, "version", None),
+            user_id=spec.user_id,
+            severity=spec.severity,
+            status=AlertStatus.OPEN,
+            dedup_key=key,
+            details=spec.details,
+        )
+        for key, spec in by_key.items()
+        if key not in known
+    ]
+    if not fresh:
+        return []
+    Alert.objects.bulk_create(fresh, batch_size=CHUNK, ignore_conflicts=True)
+    ours: set = set()
+    for chunk in _chunks([a.pk for a in fresh]):
+        ours.update(Alert.objects.filter(pk__in=chunk).values_list("pk", flat=True))
+    created = [a for a in fresh if a.pk in ours]
+    _link_transactions([(a.pk, tx_id) for a in created for tx_id in dict.fromkeys(by_key[a.dedup_key].transaction_ids)])
+    AlertEvent.objects.bulk_create(
+        [
+            AlertEvent(alert=a, from_status="", to_status=AlertStatus.OPEN, actor=actor, note=by_key[a.dedup_key].note)
+            for a in created
+        ],
+        batch_size=CHUNK,
+    )
+    audit_record_many(
+        [
+            audit_entry(
+                actor=actor,
+                action="alert.raise",
+                object_type="alert",
+                object_id=a.pk,
+                changes={"alert_type": a.alert_type, "severity": a.severity, "user_id": str(a.user_id)},
+            )
+            for a in created
+        ]
+    )
+    return created
+
+
+def _link_transactions(pairs: list[tuple]) -> None:
+    """Insert (alert, transaction) links: one unnest() statement per 50,000 on PostgreSQL, bulk_create elsewhere."""
+    through = Alert.related_transactions.through
+    if connection.vendor != "postgresql":
+        links = [through(alert_id=a, transaction_id=t) for a, t in pairs]
+        through.objects.bulk_create(links, batch_size=2000, ignore_conflicts=True)
+        return
+    table = through._meta.db_table
+    with connection.cursor() as cursor:
+        for start in range(0, len(pairs), 50_000):
+            chunk = pairs[start : start + 50_000]
+            cursor.execute(
+                f"INSERT INTO {table} (alert_id, transaction_id) "
+                "SELECT * FROM unnest(%s::uuid[], %s::uuid[]) ON CONFLICT DO NOTHING",
+                [[str(a) for a, _ in chunk], [str(t) for _, t in chunk]],
+            )
 
 
 @transaction.atomic
 def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "") -> Alert:
     """Move an alert to ``to_status``, recording who, when, from, to and why."""
-    if to_status not in S.values:
-        raise ValidationFailed("Validation error", details={"status": [f"Must be one of {', '.join(S.values)}."]})
+    if to_status not in AlertStatus.values:
+        raise ValidationFailed(
+            "Validation error", details={"status": [f"Must be one of {', '.join(AlertStatus.values)}."]}
+        )
     note = (note or "").strip()
     if len(note) > NOTE_MAX:
         raise ValidationFailed("Validation error", details={"note": [f"At most {NOTE_MAX} characters."]})
     locked = Alert.objects.select_for_update().get(pk=alert.pk)
-    if to_status not in ALLOWED_MOVES[locked.status]:
+    method = ALERT_TRANSITIONS.get((locked.status, to_status))
+    if method is None:
         raise InvalidTransition(f"Cannot move alert from {locked.status} to {to_status}")
-    if to_status in CLOSED and not note:
+    if to_status in CLOSED_STATES and not note:
         raise ValidationFailed("A note is required to close an alert", details={"note": ["Required when closing."]})
     previous = locked.status
-    locked.status = to_status
+    getattr(locked, method)()
     locked.save(update_fields=["status", "updated_at"])
     AlertEvent.objects.create(alert=locked, from_status=previous, to_status=to_status, actor=actor, note=note)
     audit_record(
@@ -64,11 +158,11 @@ def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "") -> 
 def alert_assign(*, alert: Alert, actor, assignee) -> Alert:
     """Give an open alert to an officer (``assignee`` None takes it back to the queue)."""
     locked = Alert.objects.select_for_update().get(pk=alert.pk)
-    if locked.status in CLOSED:
+    if locked.is_closed:
         raise InvalidTransition("A closed alert cannot be assigned")
     if assignee is not None and not assignee.has_capability("alerts.manage"):
         raise ValidationFailed(
-            "This staff member cannot work on alerts", details={"assignedTo": ["Role may not manage alerts."]}
+            "This staff member cannot work on alerts", details={"assigned_to": ["Role may not manage alerts."]}
         )
     previous = locked.assigned_to
     locked.assigned_to = assignee
@@ -83,49 +177,3 @@ def alert_assign(*, alert: Alert, actor, assignee) -> Alert:
         changes={"from": getattr(previous, "email", None), "to": getattr(assignee, "email", None)},
     )
     return locked
-
-
-# The SAR activity type an alert most likely supports, by the rule type that raised it.
-ACTIVITY_BY_RULE_TYPE = {
-    "structuring": "structuring",
-    "threshold": "large_cash",
-    "regulatory_reporting": "large_cash",
-    "cft_related": "terrorist_financing",
-    "pep_related": "money_laundering",
-}
-
-
-def alert_sar_draft(alert: Alert) -> dict:
-    """What a SAR filed from this alert starts with: subject, transactions, their total, a description."""
-    txs = list(alert.related_transactions.order_by("created_at"))
-    source = alert.details.get("ruleName") or ("PEP name match" if alert.alert_type == "PEP_MATCH" else "alert")
-    return {
-        "entity_user_id": alert.user_id,
-        "suspicious_activity_type": ACTIVITY_BY_RULE_TYPE.get(alert.details.get("ruleType", ""), "unusual_pattern"),
-        "activity_description": (
-            f"Raised by AML alert {alert.pk} ({alert.details.get('ruleId', alert.alert_type)}: {source}, "
-            f"severity {alert.severity}) on {len(txs)} transaction(s)."
-        ),
-        "date_of_suspicious_activity": max((t.created_at for t in txs), default=alert.created_at)
-        .astimezone(dt.UTC)
-        .date(),
-        "amount_involved": sum((t.amount for t in txs), Decimal("0.00")),
-        "related_transaction_ids": [t.pk for t in txs],
-        "related_alert_ids": [alert.pk],
-    }
-
-
-@transaction.atomic
-def alert_file_sar(*, alert: Alert, actor):
-    """Draft a SAR from an alert; filing it closes the alert as CLOSED_SAR_FILED (compliance.services.sar).
-
-    One transaction: either the report exists and the alert says so, or
-    neither changed. The SAR starts in DRAFT; the officer completes its
-    description and moves it through the SAR workflow.
-    """
-    from compliance.services.sar import sar_create
-
-    locked = Alert.objects.select_for_update().get(pk=alert.pk)
-    if locked.status in CLOSED:
-        raise InvalidTransition(f"Cannot move alert from {locked.status} to {S.CLOSED_SAR_FILED}")
-    return sar_create(actor=actor, **alert_sar_draft(locked))

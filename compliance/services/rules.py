@@ -67,7 +67,7 @@ def rule_create(
     severity = _check_severity(severity)
     rule_id = (rule_id or "").strip()
     if AMLRule.objects.filter(rule_id=rule_id).exists():
-        raise Conflict("A rule with this ruleId already exists", details={"ruleId": ["Already exists."]})
+        raise Conflict("A rule with this ruleId already exists", details={"rule_id": ["Already exists."]})
     rule = AMLRule(
         rule_id=rule_id,
         name=name,
@@ -79,21 +79,21 @@ def rule_create(
         is_active=is_active,
         priority=priority,
         version=1,
-        rule_type=(conditions or {}).get("ruleType", "") if isinstance(conditions, dict) else "",
+        rule_type=AMLRule.type_of(conditions),
     )
     _full_clean(rule)
     try:
         with transaction.atomic():
             rule.save()
     except IntegrityError:
-        raise Conflict("A rule with this ruleId already exists", details={"ruleId": ["Already exists."]}) from None
+        raise Conflict("A rule with this ruleId already exists", details={"rule_id": ["Already exists."]}) from None
     _keep_version(rule, actor)
     audit_record(
         actor=actor,
         action="aml_rule.create",
         object_type="aml_rule",
         object_id=rule.pk,
-        changes={"ruleId": rule.rule_id, "version": 1, "snapshot": rule.snapshot()},
+        changes={"rule_id": rule.rule_id, "version": 1, "snapshot": rule.snapshot()},
     )
     return rule
 
@@ -129,7 +129,7 @@ def rule_update(*, rule: AMLRule, actor, changes: dict[str, Any], action: str = 
         action=action,
         object_type="aml_rule",
         object_id=locked.pk,
-        changes={"ruleId": locked.rule_id, "version": locked.version, "fields": diff},
+        changes={"rule_id": locked.rule_id, "version": locked.version, "fields": diff},
     )
     return locked
 
@@ -157,21 +157,12 @@ def rule_catalogue_load(*, actor=None, reset: bool = False) -> dict[str, int]:
     from compliance.catalogue import CATALOGUE
 
     counts = {"created": 0, "reset": 0, "unchanged": 0}
-    existing = {rule.rule_id: rule for rule in AMLRule.objects.filter(rule_id__in=[e["ruleId"] for e in CATALOGUE])}
+    existing = {r.rule_id: r for r in AMLRule.objects.filter(rule_id__in=[e["rule_id"] for e in CATALOGUE])}
     for entry in CATALOGUE:
-        fields = {
-            "name": entry["name"],
-            "description": entry["description"],
-            "category": entry["category"],
-            "conditions": entry["conditions"],
-            "actions": entry.get("actions", {"createAlert": True}),
-            "severity": entry["severity"],
-            "is_active": entry.get("isActive", True),
-            "priority": entry["priority"],
-        }
-        rule = existing.get(entry["ruleId"])
+        rule_id, fields = entry["rule_id"], {k: v for k, v in entry.items() if k != "rule_id"}
+        rule = existing.get(rule_id)
         if rule is None:
-            rule_create(actor=actor, rule_id=entry["ruleId"], **fields)
+            rule_create(actor=actor, rule_id=rule_id, **fields)
             counts["created"] += 1
         elif reset and any(getattr(rule, name) != value for name, value in fields.items()):
             rule_update(rule=rule, actor=actor, changes=fields, action="aml_rule.reset")

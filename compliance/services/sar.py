@@ -1,8 +1,10 @@
-"""Writes on SARs: filing a report and moving it through the workflow.
+"""Writes on SARs: filing a report (from scratch or from an alert), moving it through the workflow, exporting it.
 
-Both run in one database transaction with their audit entry; a transition
+Each runs in one database transaction with its audit entry; a transition
 also locks the SAR row and appends its history row, so two officers pressing
-a button at the same moment cannot both move the same report.
+a button at the same moment cannot both move the same report. Services speak
+the domain: the API's rules about request fields (``reviewedBy`` must be the
+caller's id, ``filedById`` may only name the caller) live in the API layer.
 """
 
 import datetime as dt
@@ -14,31 +16,25 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django_fsm import ConcurrentTransition
 
-from backoffice.errors import Conflict, Forbidden, NotFound, ValidationFailed, django_validation_details
+from backoffice.errors import (
+    Conflict,
+    Forbidden,
+    InvalidTransition,
+    NotFound,
+    ValidationFailed,
+    django_validation_details,
+)
 from backoffice.models import Staff
 from backoffice.services import audit_record
-from compliance.choices import AlertStatus, SARStatus
+from compliance.choices import ActivityType, AlertStatus, SARStatus
 from compliance.models import SAR, Alert, SARTransition
-from compliance.models.sar import TRANSITIONS, FourEyesRequired, InvalidTransition, require_role
+from compliance.models.sar import TRANSITIONS
 from compliance.sar_export import FORMATS, ExportFormat, render_sar
 from compliance.selectors.sar import sar_for_report
-from compliance.services.alerts import CLOSED as CLOSED_ALERT_STATUSES
 from compliance.services.alerts import alert_transition
 from kyc.models import PlatformUser, Transaction
 
-__all__ = ["sar_create", "sar_transition", "sar_export", "FourEyesRequired", "InvalidTransition"]
-
-# Model field -> API field, so a model-level refusal names what the client sent.
-_API_NAMES = {
-    "entity_user": "entityUserId",
-    "suspicious_activity_type": "suspiciousActivityType",
-    "activity_description": "activityDescription",
-    "date_of_suspicious_activity": "dateOfSuspiciousActivity",
-    "amount_involved": "amountInvolved",
-    "filed_by": "filedById",
-    "reviewed_by": "reviewedBy",
-    "approved_by": "approvedBy",
-}
+__all__ = ["sar_create", "sar_create_from_alert", "sar_transition", "sar_export"]
 
 
 def _full_clean(sar: SAR) -> None:
@@ -46,8 +42,7 @@ def _full_clean(sar: SAR) -> None:
         # status is left out: clean_fields would assign it, and only transitions may
         sar.full_clean(exclude=["status", "sar_id"] if sar._state.adding else ["status"])
     except ValidationError as exc:
-        details = {_API_NAMES.get(k, k): v for k, v in django_validation_details(exc).items()}
-        raise ValidationFailed("Validation error", details=details) from None
+        raise ValidationFailed("Validation error", details=django_validation_details(exc)) from None
 
 
 def _unique_ids(values: Iterable, field: str) -> list[uuid.UUID]:
@@ -58,10 +53,6 @@ def _unique_ids(values: Iterable, field: str) -> list[uuid.UUID]:
         except ValueError:
             raise ValidationFailed("Validation error", details={field: [f"Not a valid id: {value}"]}) from None
     return list(seen)
-
-
-def _same_id(value, staff: Staff) -> bool:
-    return str(value).strip().lower() == str(staff.pk).lower()
 
 
 @transaction.atomic
@@ -75,19 +66,16 @@ def sar_create(
     amount_involved: Decimal,
     related_transaction_ids: Iterable = (),
     related_alert_ids: Iterable = (),
-    filed_by_id: uuid.UUID | str | None = None,
     sar_id: str | None = None,
 ) -> SAR:
-    """File a new SAR in DRAFT, with the caller as its filer.
+    """File a new SAR in DRAFT with ``actor`` as its filer.
 
-    ``filed_by_id`` may only name the caller: a report filed in someone
-    else's name would defeat the four-eyes checks that follow. ``sar_id`` is
-    normally generated; the demo data passes fixed ones so it stays idempotent.
+    The transactions must be the subject's; every cited alert leaves the
+    triage queue as CLOSED_SAR_FILED. ``sar_id`` is normally generated; the
+    demo data passes fixed ones so it stays idempotent.
     """
     if not actor.has_capability("sars.file"):
         raise Forbidden("Your role does not allow filing a SAR")
-    if filed_by_id not in (None, "") and not _same_id(filed_by_id, actor):
-        raise Forbidden("filedById may only name yourself")
     try:
         user = PlatformUser.objects.filter(pk=uuid.UUID(str(entity_user_id))).first()
     except ValueError:
@@ -95,17 +83,17 @@ def sar_create(
     if user is None:
         raise NotFound("User not found")
 
-    tx_ids = _unique_ids(related_transaction_ids, "relatedTransactionIds")
+    tx_ids = _unique_ids(related_transaction_ids, "related_transaction_ids")
     transactions = list(Transaction.objects.filter(pk__in=tx_ids, user=user).only("id"))
     missing_tx = sorted(str(i) for i in set(tx_ids) - {t.pk for t in transactions})
-    alert_ids = _unique_ids(related_alert_ids, "relatedAlertIds")
+    alert_ids = _unique_ids(related_alert_ids, "related_alert_ids")
     alerts = list(Alert.objects.filter(pk__in=alert_ids).only("id", "status"))
     missing_alerts = sorted(str(i) for i in set(alert_ids) - {a.pk for a in alerts})
     details = {}
     if missing_tx:
-        details["relatedTransactionIds"] = [f"Not a transaction of this user: {i}" for i in missing_tx]
+        details["related_transaction_ids"] = [f"Not a transaction of this user: {i}" for i in missing_tx]
     if missing_alerts:
-        details["relatedAlertIds"] = [f"No such alert: {i}" for i in missing_alerts]
+        details["related_alert_ids"] = [f"No such alert: {i}" for i in missing_alerts]
     if details:
         raise ValidationFailed("Validation error", details=details)
 
@@ -138,42 +126,75 @@ def sar_create(
         object_type="sar",
         object_id=sar.pk,
         changes={
-            "sarId": sar.sar_id,
-            "entityUserId": str(user.pk),
-            "suspiciousActivityType": suspicious_activity_type,
-            "amountInvolved": str(sar.amount_involved),
-            "relatedTransactionIds": [str(t.pk) for t in transactions],
-            "relatedAlertIds": [str(a.pk) for a in alerts],
+            "sar_id": sar.sar_id,
+            "entity_user_id": str(user.pk),
+            "suspicious_activity_type": suspicious_activity_type,
+            "amount_involved": str(sar.amount_involved),
+            "related_transaction_ids": [str(t.pk) for t in transactions],
+            "related_alert_ids": [str(a.pk) for a in alerts],
         },
     )
     # an alert a report cites has been acted on: it leaves the triage queue as CLOSED_SAR_FILED
     for alert in alerts:
-        if alert.status not in CLOSED_ALERT_STATUSES:
+        if not alert.is_closed:
             alert_transition(
                 alert=alert, actor=actor, to_status=AlertStatus.CLOSED_SAR_FILED, note=f"Cited by SAR {sar.sar_id}."
             )
     return sar
 
 
+# The SAR activity type an alert most likely supports, by the rule type that raised it.
+ACTIVITY_BY_RULE_TYPE = {
+    "structuring": ActivityType.STRUCTURING,
+    "threshold": ActivityType.LARGE_CASH,
+    "regulatory_reporting": ActivityType.LARGE_CASH,
+    "cft_related": ActivityType.TERRORIST_FINANCING,
+    "pep_related": ActivityType.MONEY_LAUNDERING,
+}
+
+
 @transaction.atomic
-def sar_transition(
-    *,
-    sar: SAR,
-    actor: Staff,
-    status: str,
-    reviewed_by: str | None = None,
-    approved_by: str | None = None,
-    note: str = "",
-    fiu_reference: str = "",
-) -> SAR:
+def sar_create_from_alert(*, alert: Alert, actor: Staff) -> SAR:
+    """Draft a SAR from an alert: its subject, its transactions and their total, the alert cited (and so closed).
+
+    One transaction: either the report exists and the alert says so, or
+    neither changed. The SAR starts in DRAFT; the officer completes its
+    description and moves it through the workflow.
+    """
+    locked = Alert.objects.select_for_update(of=("self",)).select_related("rule").get(pk=alert.pk)
+    if locked.is_closed:
+        raise InvalidTransition(f"Cannot move alert from {locked.status} to {AlertStatus.CLOSED_SAR_FILED}")
+    txs = list(locked.related_transactions.order_by("created_at"))
+    source = locked.rule.name if locked.rule else locked.get_alert_type_display()
+    rule_ref = locked.rule.rule_id if locked.rule else locked.alert_type
+    return sar_create(
+        actor=actor,
+        entity_user_id=locked.user_id,
+        suspicious_activity_type=ACTIVITY_BY_RULE_TYPE.get(
+            getattr(locked.rule, "rule_type", ""), ActivityType.UNUSUAL_PATTERN
+        ),
+        activity_description=(
+            f"Raised by AML alert {locked.pk} ({rule_ref}: {source}, severity {locked.severity}) "
+            f"on {len(txs)} transaction(s)."
+        ),
+        date_of_suspicious_activity=max((t.created_at for t in txs), default=locked.created_at)
+        .astimezone(dt.UTC)
+        .date(),
+        amount_involved=sum((t.amount for t in txs), Decimal("0.00")),
+        related_transaction_ids=[t.pk for t in txs],
+        related_alert_ids=[locked.pk],
+    )
+
+
+@transaction.atomic
+def sar_transition(*, sar: SAR, actor: Staff, status: str, note: str = "", fiu_reference: str = "") -> SAR:
     """Move ``sar`` into ``status`` for ``actor``, or raise why not.
 
-    The checks come in the order a client can act on: an unknown status
-    (400), a move outside the transition table, whoever asks
-    (409 ``INVALID_TRANSITION``), a role that may not make this move (403), a missing
-    ``reviewed_by``/``approved_by`` (400), one naming someone other than the
-    caller (403), and four eyes (403 ``FOUR_EYES_REQUIRED``, checked by the
-    model's transition method itself).
+    Under the row lock: a move outside the transition table, whoever asks
+    (409 ``INVALID_TRANSITION``), a role that may not make this move (403),
+    and four eyes (403 ``FOUR_EYES_REQUIRED``, the model's transition method's
+    own check). The actor becomes the reviewer or approver where the move
+    names one.
     """
     if status not in SARStatus.values:
         raise ValidationFailed(
@@ -181,23 +202,9 @@ def sar_transition(
         )
     locked = SAR.objects.select_for_update().get(pk=sar.pk)
     source = locked.status
-    method_name = TRANSITIONS.get((source, status))
-    if method_name is None:
-        raise InvalidTransition(f"Cannot move SAR from {source} to {status}")
-    require_role(actor, status)
-    for target, field, value in (
-        (SARStatus.PENDING_APPROVAL, "reviewedBy", reviewed_by),
-        (SARStatus.SUBMITTED, "approvedBy", approved_by),
-    ):
-        if status != target:
-            continue
-        if value is None or not str(value).strip():
-            raise ValidationFailed(f"{field} is required to move a SAR to {status}", details={field: ["Required."]})
-        if not _same_id(value, actor):
-            raise Forbidden(f"{field} must be your own id")
-
+    locked.check_move(actor=actor, target=status)
     kwargs = {"fiu_reference": fiu_reference.strip()} if status == SARStatus.ACKNOWLEDGED else {}
-    getattr(locked, method_name)(actor=actor, **kwargs)
+    getattr(locked, TRANSITIONS[(source, status)])(actor=actor, **kwargs)
     _full_clean(locked)
     try:
         locked.save()
@@ -210,21 +217,21 @@ def sar_transition(
         action="sar.transition",
         object_type="sar",
         object_id=locked.pk,
-        changes={"sarId": locked.sar_id, "from": source, "to": status, "note": note or ""},
+        changes={"sar_id": locked.sar_id, "from": source, "to": status, "note": note or ""},
     )
     return locked
 
 
 def sar_export(*, sar: SAR, actor: Staff, fmt: str, via: str = "api") -> tuple[bytes, ExportFormat]:
-    """The report as a file in ``fmt`` (html, text, goaml), with an audit entry: who took a copy matters."""
+    """The report as a file in ``fmt`` (one of ``FORMATS``), with an audit entry: who took a copy matters."""
     if fmt not in FORMATS:
-        raise ValidationFailed("Invalid format. Use html or text", details={"format": [", ".join(FORMATS)]})
+        raise ValidationFailed(f"Unknown export format {fmt!r}", details={"format": [", ".join(FORMATS)]})
     body = render_sar(sar_for_report(sar=sar), fmt)
     audit_record(
         actor=actor,
         action="sar.export",
         object_type="sar",
         object_id=sar.pk,
-        changes={"sarId": sar.sar_id, "format": fmt, "via": via},
+        changes={"sar_id": sar.sar_id, "format": fmt, "via": via},
     )
     return body, FORMATS[fmt]

@@ -1,5 +1,8 @@
-from backoffice.api.routers import ApiRouter
+from django.urls import path
 
-router = ApiRouter()
+from vendors.api.views import VendorLoginView, VendorRegisterView
 
-urlpatterns = router.urls
+urlpatterns = [
+    path("auth/vendor/register", VendorRegisterView.as_view(), name="auth-vendor-register"),
+    path("auth/vendor/login", VendorLoginView.as_view(), name="auth-vendor-login"),
+]

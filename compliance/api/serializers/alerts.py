@@ -53,5 +53,5 @@ class AlertDetailOut(AlertOut):
 
 
 class AlertStatusIn(serializers.Serializer):
-    status = serializers.ChoiceField(choices=AlertStatus.choices)
+    status = serializers.ChoiceField(choices=AlertStatus.choices, source="to_status")
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)

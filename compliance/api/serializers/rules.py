@@ -1,16 +1,25 @@
 """AML rule shapes: the record clients read, and the create/update bodies."""
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from backoffice.api.serializers import PassThroughField, RejectUnknownFieldsMixin
+from backoffice.api.serializers import RejectUnknownFieldsMixin
 from compliance.choices import Severity
+from compliance.models import AMLRule
 
 
-@extend_schema_field(OpenApiTypes.INT)
-class PriorityInput(PassThroughField):
-    """The service checks the priority, so "Invalid priority value" is one message for every caller."""
+class PriorityField(serializers.IntegerField):
+    """An integer from 0 to 1000, given as a JSON number (a whole float such as 5.0 is fine, "5" or 5.5 are not)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", AMLRule.MAX_PRIORITY)
+        kwargs.setdefault("help_text", "Integer from 0 to 1000")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, (int, float)) or int(data) != data:
+            self.fail("invalid")
+        return super().to_internal_value(int(data))
 
 
 class StrictBoolean(serializers.BooleanField):
@@ -22,11 +31,21 @@ class StrictBoolean(serializers.BooleanField):
         self.fail("invalid", input=data)
 
 
+PRIORITY_ERRORS = {
+    "invalid": "Must be an integer from 0 to 1000.",
+    "min_value": "Must be an integer from 0 to 1000.",
+    "max_value": "Must be an integer from 0 to 1000.",
+}
+
+
 class RuleCreateIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    headlines = {"priority": "Invalid priority value"}
+
     ruleId = serializers.RegexField(
         r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$",
         max_length=64,
         error_messages={"invalid": "Letters, digits and - _ . : only, up to 64."},
+        source="rule_id",
     )
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
@@ -34,24 +53,21 @@ class RuleCreateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     conditions = serializers.JSONField()
     actions = serializers.DictField(required=False, default=dict)
     severity = serializers.ChoiceField(choices=Severity.choices, required=False, default=Severity.MEDIUM)
-    isActive = StrictBoolean(required=False, default=False)
-    priority = PriorityInput(required=False, default=100, help_text="Integer from 0 to 1000")
+    isActive = StrictBoolean(required=False, default=False, source="is_active")
+    priority = PriorityField(required=False, default=100, error_messages=PRIORITY_ERRORS)
 
 
 class RuleUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    headlines = {"priority": "Invalid priority value"}
+
     name = serializers.CharField(max_length=200, required=False)
     description = serializers.CharField(required=False, allow_blank=True)
     category = serializers.CharField(max_length=64, required=False, allow_blank=True)
     conditions = serializers.JSONField(required=False)
     actions = serializers.DictField(required=False)
     severity = serializers.ChoiceField(choices=Severity.choices, required=False)
-    isActive = StrictBoolean(required=False)
-    priority = PriorityInput(required=False, help_text="Integer from 0 to 1000")
-
-    FIELD_MAP = {"isActive": "is_active"}
-
-    def changes(self) -> dict:
-        return {self.FIELD_MAP.get(k, k): v for k, v in self.validated_data.items()}
+    isActive = StrictBoolean(required=False, source="is_active")
+    priority = PriorityField(required=False, error_messages=PRIORITY_ERRORS)
 
 
 class RuleOut(serializers.Serializer):

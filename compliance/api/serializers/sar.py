@@ -11,18 +11,19 @@ from compliance.choices import ActivityType, SARStatus
 
 
 class SARCreateIn(serializers.Serializer):
-    entityUserId = serializers.UUIDField()
-    suspiciousActivityType = serializers.ChoiceField(choices=ActivityType.values)
-    activityDescription = serializers.CharField(max_length=20000)
-    dateOfSuspiciousActivity = serializers.DateField(input_formats=["%Y-%m-%d"])
-    amountInvolved = MoneyField(min_value=Decimal("0"))
+    entityUserId = serializers.UUIDField(source="entity_user_id")
+    suspiciousActivityType = serializers.ChoiceField(choices=ActivityType.values, source="suspicious_activity_type")
+    activityDescription = serializers.CharField(max_length=20000, source="activity_description")
+    dateOfSuspiciousActivity = serializers.DateField(input_formats=["%Y-%m-%d"], source="date_of_suspicious_activity")
+    amountInvolved = MoneyField(min_value=Decimal("0"), source="amount_involved")
     relatedTransactionIds = serializers.ListField(
-        child=serializers.UUIDField(), required=False, default=list, max_length=1000
+        child=serializers.UUIDField(), required=False, default=list, max_length=1000, source="related_transaction_ids"
     )
     relatedAlertIds = serializers.ListField(
-        child=serializers.UUIDField(), required=False, default=list, max_length=1000
+        child=serializers.UUIDField(), required=False, default=list, max_length=1000, source="related_alert_ids"
     )
-    filedById = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    # the API lets a client name the filer, but only as itself (checked by the view): the service takes the actor
+    filedById = serializers.CharField(required=False, allow_null=True, allow_blank=True, source="filed_by_id")
 
     def validate_amountInvolved(self, value):
         # JSON booleans are numbers to Python; true must not become 1.00
@@ -46,10 +47,12 @@ class SARStatusField(serializers.ChoiceField):
 
 class SARStatusIn(serializers.Serializer):
     status = SARStatusField()
-    reviewedBy = serializers.CharField(required=False, allow_null=True, allow_blank=True)
-    approvedBy = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    reviewedBy = serializers.CharField(required=False, allow_null=True, allow_blank=True, source="reviewed_by")
+    approvedBy = serializers.CharField(required=False, allow_null=True, allow_blank=True, source="approved_by")
     note = serializers.CharField(required=False, allow_blank=True, max_length=5000, default="")
-    fiuReference = serializers.CharField(required=False, allow_blank=True, max_length=64, default="")
+    fiuReference = serializers.CharField(
+        required=False, allow_blank=True, max_length=64, default="", source="fiu_reference"
+    )
 
 
 class SAROut(serializers.Serializer):
@@ -108,17 +111,3 @@ class SARFilerOut(serializers.Serializer):
 class SARListItemOut(SAROut):
     entityUser = SARSubjectOut(source="entity_user")
     filedBy = SARFilerOut(source="filed_by", allow_null=True)
-
-
-class SARPaginationOut(serializers.Serializer):
-    totalItems = serializers.IntegerField()
-    currentPage = serializers.IntegerField()
-    itemsPerPage = serializers.IntegerField()
-    totalPages = serializers.IntegerField()
-    hasNextPage = serializers.BooleanField()
-    hasPrevPage = serializers.BooleanField()
-
-
-class SARListOut(serializers.Serializer):
-    sars = SARListItemOut(many=True)
-    pagination = SARPaginationOut()

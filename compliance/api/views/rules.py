@@ -1,22 +1,22 @@
 """/admin/aml/rules: list, detail, create, update, toggle (and the version history)."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import viewsets
 from rest_framework.decorators import action
 
-from backoffice.api.envelope import ok
+from backoffice.api.viewsets import ApiViewSet
 from compliance.api.serializers import rules as s
+from compliance.filtersets import RuleFilterSet
 from compliance.selectors import rules as selectors
 from compliance.services import rules as services
 
 RULE_REF = OpenApiParameter("ruleId", str, OpenApiParameter.PATH, description="The rule's ruleId or its UUID")
 
 
-class RuleViewSet(viewsets.GenericViewSet):
+class RuleViewSet(ApiViewSet):
     """AML detection rules. Reading needs rules.read; writing needs rules.write (MLRO, admin)."""
 
     serializer_class = s.RuleOut
-    filterset_class = selectors.RuleFilterSet
+    filterset_class = RuleFilterSet
     pagination_class = None
     lookup_url_kwarg = "ruleId"
     lookup_value_regex = "[^/]+"
@@ -35,30 +35,16 @@ class RuleViewSet(viewsets.GenericViewSet):
     @extend_schema(summary="List AML rules (an array, not paginated)", responses={200: s.RuleOut(many=True)})
     def list(self, request):
         rules = self.filter_queryset(self.get_queryset())
-        return ok(s.RuleOut(rules, many=True).data)
+        return self.ok(s.RuleOut(rules, many=True).data)
 
     @extend_schema(summary="One AML rule", parameters=[RULE_REF], responses={200: s.RuleOut})
     def retrieve(self, request, ruleId=None):
-        return ok(s.RuleOut(selectors.rule_get(ruleId)).data)
+        return self.ok(s.RuleOut(selectors.rule_get(ruleId)).data)
 
     @extend_schema(summary="Create an AML rule", request=s.RuleCreateIn, responses={201: s.RuleOut})
     def create(self, request):
-        body = s.RuleCreateIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        d = body.validated_data
-        rule = services.rule_create(
-            actor=request.user,
-            rule_id=d["ruleId"],
-            name=d["name"],
-            conditions=d["conditions"],
-            description=d["description"],
-            category=d["category"],
-            actions=d["actions"],
-            severity=d["severity"],
-            is_active=d["isActive"],
-            priority=d["priority"],
-        )
-        return ok(s.RuleOut(rule).data, message="Rule created", status=201)
+        rule = services.rule_create(actor=request.user, **self.input(s.RuleCreateIn))
+        return self.ok(s.RuleOut(rule).data, message="Rule created", status=201)
 
     @extend_schema(
         summary="Update an AML rule (a new version)",
@@ -68,10 +54,8 @@ class RuleViewSet(viewsets.GenericViewSet):
     )
     def update(self, request, ruleId=None):
         rule = selectors.rule_get(ruleId)
-        body = s.RuleUpdateIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        rule = services.rule_update(rule=rule, actor=request.user, changes=body.changes())
-        return ok(s.RuleOut(rule).data, message="Rule updated")
+        rule = services.rule_update(rule=rule, actor=request.user, changes=dict(self.input(s.RuleUpdateIn)))
+        return self.ok(s.RuleOut(rule).data, message="Rule updated")
 
     @extend_schema(
         summary="Enable or disable an AML rule", parameters=[RULE_REF], request=None, responses={200: s.RuleOut}
@@ -79,7 +63,7 @@ class RuleViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["put"])
     def toggle(self, request, ruleId=None):
         rule = services.rule_toggle(rule=selectors.rule_get(ruleId), actor=request.user)
-        return ok(s.RuleOut(rule).data, message="Rule enabled" if rule.is_active else "Rule disabled")
+        return self.ok(s.RuleOut(rule).data, message="Rule enabled" if rule.is_active else "Rule disabled")
 
     @extend_schema(
         summary="Every version of an AML rule, newest first",
@@ -89,4 +73,4 @@ class RuleViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"])
     def versions(self, request, ruleId=None):
         rule = selectors.rule_get(ruleId)
-        return ok(s.RuleVersionOut(selectors.rule_versions(rule), many=True).data)
+        return self.ok(s.RuleVersionOut(selectors.rule_versions(rule), many=True).data)

@@ -10,21 +10,23 @@ import math
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.decorators import action
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.views import APIView
+from rest_framework.response import Response
 
-from backoffice.api.envelope import ok
-from backoffice.api.pagination import estimated_count, page_of, page_params
+from backoffice.api.pagination import EnvelopePagination
+from backoffice.api.viewsets import ApiViewSet
+from backoffice.errors import Forbidden, ValidationFailed
 from compliance import services
 from compliance.api.serializers.sar import (
     SARCreatedOut,
     SARCreateIn,
     SARListItemOut,
-    SARListOut,
     SARStatusIn,
     SARStatusOut,
 )
 from compliance.choices import SARStatus
+from compliance.filtersets import SARFilterSet
 from compliance.sar_export import FORMATS
 from compliance.selectors.sar import sar_get, sar_list
 
@@ -32,94 +34,55 @@ TAG = ["SARs"]
 SAR_REF = OpenApiParameter(
     "sarId", OpenApiTypes.STR, OpenApiParameter.PATH, description="The SAR's UUID or its human-readable sarId"
 )
+# The interface's rule for the people a move names: required, and only ever the caller.
+NAMED_BY_MOVE = {
+    SARStatus.PENDING_APPROVAL: ("reviewedBy", "reviewed_by"),
+    SARStatus.SUBMITTED: ("approvedBy", "approved_by"),
+}
 
 
-class SARListCreateView(APIView):
-    capabilities = {"get": "sars.read", "post": "sars.file"}
+def _is_caller(value, staff) -> bool:
+    return str(value).strip().lower() == str(staff.pk).lower()
 
-    @extend_schema(
-        tags=TAG,
-        summary="List SARs",
-        parameters=[
-            OpenApiParameter("status", OpenApiTypes.STR, enum=SARStatus.values),
-            OpenApiParameter("page", OpenApiTypes.INT, description="Default 1"),
-            OpenApiParameter("limit", OpenApiTypes.INT, description="Default 20; values above 100 are capped"),
-            OpenApiParameter(
-                "sortBy", OpenApiTypes.STR, enum=["createdAt", "amountInvolved", "dateOfSuspiciousActivity", "status"]
-            ),
-            OpenApiParameter("sortOrder", OpenApiTypes.STR, enum=["asc", "desc"]),
-            OpenApiParameter("startDate", OpenApiTypes.STR, description="Inclusive bound on createdAt"),
-            OpenApiParameter("endDate", OpenApiTypes.STR, description="Inclusive bound on createdAt"),
-        ],
-        responses={200: SARListOut},
-    )
-    def get(self, request):
-        page, limit = page_params(request)
-        queryset = sar_list(filters=request.query_params)
-        total = estimated_count(queryset)
-        rows = page_of(queryset, offset=(page - 1) * limit, limit=limit)
-        total_pages = math.ceil(total / limit) if total else 0
-        return ok(
-            {
-                "sars": SARListItemOut(rows, many=True).data,
-                "pagination": {
-                    "totalItems": total,
-                    "currentPage": page,
-                    "itemsPerPage": limit,
-                    "totalPages": total_pages,
-                    "hasNextPage": page < total_pages,
-                    "hasPrevPage": page > 1,
+
+class SARListPagination(EnvelopePagination):
+    """The SAR list's own shape: ``data: {sars, pagination: {totalItems, currentPage, ...}}``."""
+
+    def get_paginated_response(self, data):
+        total_pages = math.ceil(self.total / self.limit) if self.total else 0
+        pagination = {
+            "totalItems": self.total,
+            "currentPage": self.page,
+            "itemsPerPage": self.limit,
+            "totalPages": total_pages,
+            "hasNextPage": self.page < total_pages,
+            "hasPrevPage": self.page > 1,
+        }
+        return Response({"success": True, "data": {"sars": data, "pagination": pagination}})
+
+    def get_paginated_response_schema(self, schema):
+        counts = ("totalItems", "currentPage", "itemsPerPage", "totalPages")
+        pagination = {
+            "type": "object",
+            "required": [*counts, "hasNextPage", "hasPrevPage"],
+            "properties": {
+                **{name: {"type": "integer"} for name in counts},
+                "hasNextPage": {"type": "boolean"},
+                "hasPrevPage": {"type": "boolean"},
+            },
+        }
+        return {
+            "type": "object",
+            "required": ["success", "data"],
+            "properties": {
+                "success": {"type": "boolean", "enum": [True]},
+                "data": {
+                    "type": "object",
+                    "required": ["sars", "pagination"],
+                    "properties": {"sars": schema, "pagination": pagination},
                 },
-            }
-        )
-
-    @extend_schema(
-        tags=TAG, summary="File a SAR (starts in DRAFT)", request=SARCreateIn, responses={201: SARCreatedOut}
-    )
-    def post(self, request):
-        body = SARCreateIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
-        sar = services.sar_create(
-            actor=request.user,
-            entity_user_id=data["entityUserId"],
-            suspicious_activity_type=data["suspiciousActivityType"],
-            activity_description=data["activityDescription"],
-            date_of_suspicious_activity=data["dateOfSuspiciousActivity"],
-            amount_involved=data["amountInvolved"],
-            related_transaction_ids=data["relatedTransactionIds"],
-            related_alert_ids=data["relatedAlertIds"],
-            filed_by_id=data.get("filedById"),
-        )
-        return ok(SARCreatedOut(sar).data, message="SAR created", status=201)
-
-
-class SARStatusView(APIView):
-    # which moves a role may make is decided per target state by the model's transitions
-    capabilities = {"put": "sars.read"}
-
-    @extend_schema(
-        tags=TAG,
-        summary="Move a SAR along the workflow",
-        parameters=[SAR_REF],
-        request=SARStatusIn,
-        responses={200: SARStatusOut},
-    )
-    def put(self, request, sarId: str):
-        sar = sar_get(ref=sarId)
-        body = SARStatusIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
-        sar = services.sar_transition(
-            sar=sar,
-            actor=request.user,
-            status=data["status"],
-            reviewed_by=data.get("reviewedBy"),
-            approved_by=data.get("approvedBy"),
-            note=data.get("note", ""),
-            fiu_reference=data.get("fiuReference", ""),
-        )
-        return ok(SARStatusOut(sar).data, message="SAR status updated")
+            },
+        }
 
 
 class IgnoreFormatNegotiation(DefaultContentNegotiation):
@@ -129,17 +92,65 @@ class IgnoreFormatNegotiation(DefaultContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
-class SARExportView(APIView):
-    capabilities = {"get": "sars.read"}
-    content_negotiation_class = IgnoreFormatNegotiation
-    envelope = False  # the body is the file itself (backoffice.api.schema)
+class SARViewSet(ApiViewSet):
+    filterset_class = SARFilterSet
+    pagination_class = SARListPagination
+    lookup_url_kwarg = "sarId"
+    lookup_value_regex = "[^/]+"
+    # which moves a role may make is decided per target state by the model's transitions
+    capabilities = {"list": "sars.read", "create": "sars.file", "status": "sars.read", "export": "sars.read"}
+
+    def get_queryset(self):
+        return sar_list()
+
+    @extend_schema(tags=TAG, summary="List SARs", responses={200: SARListItemOut(many=True)})
+    def list(self, request):
+        return self.paged(self.get_queryset(), SARListItemOut)
+
+    @extend_schema(
+        tags=TAG, summary="File a SAR (starts in DRAFT)", request=SARCreateIn, responses={201: SARCreatedOut}
+    )
+    def create(self, request):
+        data = self.input(SARCreateIn)
+        filed_by = data.pop("filed_by_id", None)
+        if filed_by not in (None, "") and not _is_caller(filed_by, request.user):
+            raise Forbidden("filedById may only name yourself")
+        sar = services.sar_create(actor=request.user, **data)
+        return self.ok(SARCreatedOut(sar).data, message="SAR created", status=201)
+
+    @extend_schema(
+        tags=TAG,
+        summary="Move a SAR along the workflow",
+        parameters=[SAR_REF],
+        request=SARStatusIn,
+        responses={200: SARStatusOut},
+    )
+    @action(detail=True, methods=["put"], filter_backends=[], pagination_class=None)
+    def status(self, request, sarId: str):
+        sar = sar_get(ref=sarId)
+        data = self.input(SARStatusIn)
+        target = data["status"]
+        # a move outside the table (409) or the role (403) is answered before the fields it would need
+        sar.check_move(actor=request.user, target=target)
+        if target in NAMED_BY_MOVE:
+            api_name, name = NAMED_BY_MOVE[target]
+            value = data.get(name)
+            if value is None or not str(value).strip():
+                message = f"{api_name} is required to move a SAR to {target}"
+                raise ValidationFailed(message, details={api_name: ["Required."]})
+            if not _is_caller(value, request.user):
+                raise Forbidden(f"{api_name} must be your own id")
+        sar = services.sar_transition(
+            sar=sar, actor=request.user, status=target, note=data["note"], fiu_reference=data["fiu_reference"]
+        )
+        return self.ok(SARStatusOut(sar).data, message="SAR status updated")
 
     @extend_schema(
         tags=TAG,
         summary="Download a SAR as HTML, plain text or goAML XML",
         parameters=[
             SAR_REF,
-            OpenApiParameter("format", OpenApiTypes.STR, enum=list(FORMATS), default="html"),
+            OpenApiParameter("format", OpenApiTypes.STR, enum=[*FORMATS], default="html"),
         ],
         responses={
             (200, "text/html"): OpenApiResponse(OpenApiTypes.STR, description="Printable report"),
@@ -147,8 +158,18 @@ class SARExportView(APIView):
             (200, "application/xml"): OpenApiResponse(OpenApiTypes.STR, description="goAML report XML"),
         },
     )
-    def get(self, request, sarId: str):
+    @action(
+        detail=True,
+        methods=["get"],
+        filter_backends=[],
+        pagination_class=None,
+        content_negotiation_class=IgnoreFormatNegotiation,
+        envelope=False,  # the body is the file itself (backoffice.api.schema)
+    )
+    def export(self, request, sarId: str):
         fmt = request.query_params.get("format", "html") or "html"
+        if fmt not in FORMATS:
+            raise ValidationFailed("Invalid format. Use html or text", details={"format": [", ".join(FORMATS)]})
         body, spec = services.sar_export(sar=sar_get(ref=sarId), actor=request.user, fmt=fmt)
         response = HttpResponse(body, content_type=spec.content_type)
         response["Content-Disposition"] = f'attachment; filename="SAR-{sarId}.{spec.extension}"'

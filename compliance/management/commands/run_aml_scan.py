@@ -3,7 +3,7 @@ import datetime as dt
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from backoffice.api.filters import parse_date_bound
+from backoffice.filters import parse_date_bound
 from compliance.engine.runner import scan
 
 

@@ -1,3 +1,5 @@
+"""Vendors: merchants that accept payments on the platform."""
+
 import uuid
 
 from django.db import models

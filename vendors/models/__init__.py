@@ -1,0 +1,3 @@
+from vendors.models.vendors import Vendor
+
+__all__ = ["Vendor"]
