@@ -36,6 +36,13 @@ def _otp_in_memory(settings):
 
 
 @pytest.fixture
+def media(settings, tmp_path):
+    """Stored files go to a temporary directory for the test."""
+    settings.MEDIA_ROOT = str(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
 def api():
     return APIClient()
 

@@ -170,7 +170,7 @@ def _naive_page(params: dict) -> list[dict]:
     """A first draft: no select_related, a serializer that follows both foreign keys per row."""
     from rest_framework import serializers
 
-    from backoffice.api.pagination import MAX_LIMIT
+    from backoffice.paging import MAX_LIMIT
     from compliance.models import SAR
 
     class NaiveSARSerializer(serializers.ModelSerializer):
@@ -221,14 +221,15 @@ def _naive_page(params: dict) -> list[dict]:
 def _our_page(params: dict) -> dict:
     from django.http import QueryDict
 
-    from backoffice.api.pagination import estimated_count, page_of
+    from backoffice.paging import estimated_count, page_of
     from compliance.api.serializers.sar import SARListItemOut
+    from compliance.filtersets import SARFilterSet
     from compliance.selectors.sar import sar_list
 
     query = QueryDict(mutable=True)
     query.update(params)
     page, limit = int(params.get("page", 1)), min(int(params.get("limit", 20)), 100)
-    queryset = sar_list(filters=query)
+    queryset = SARFilterSet(data=query, queryset=sar_list()).qs
     total = estimated_count(queryset)
     rows = page_of(queryset, offset=(page - 1) * limit, limit=limit)
     return {"sars": SARListItemOut(rows, many=True).data, "total": total}

@@ -8,8 +8,8 @@ from rest_framework import serializers
 from rest_framework.generics import ListAPIView
 from rest_framework.test import APIRequestFactory, force_authenticate
 
-from backoffice.api.filters import ListFilterSet, StrictBooleanFilter
 from backoffice.api.permissions import IsStaff
+from backoffice.filters import ListFilterSet, StrictBooleanFilter
 from backoffice.models import Staff
 from backoffice.tests.factories import StaffFactory
 

@@ -22,10 +22,3 @@ def as_role(staff_client):
         return staff_client(role)[0]
 
     return make
-
-
-@pytest.fixture
-def media(settings, tmp_path):
-    """Stored files go to a temporary directory for the test."""
-    settings.MEDIA_ROOT = str(tmp_path)
-    return tmp_path

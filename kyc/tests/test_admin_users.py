@@ -82,7 +82,7 @@ def test_editing_names_goes_through_the_service_and_is_audited():
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.first_name == "After"
-    assert AuditLog.objects.get(action="user.update").changes == {"firstName": {"from": "Before", "to": "After"}}
+    assert AuditLog.objects.get(action="user.update").changes == {"first_name": {"from": "Before", "to": "After"}}
 
 
 def test_finance_credits_a_wallet_through_the_form():

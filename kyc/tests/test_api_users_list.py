@@ -4,7 +4,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from backoffice.api import pagination
+from backoffice import paging as pagination
 from kyc.tests.conftest import BASE
 from kyc.tests.factories import PlatformUserFactory
 

@@ -24,7 +24,7 @@ def test_update_is_audited_with_the_changed_fields(admin_client_api):
     admin_client_api.put(user_url(user), {"firstName": "New"}, format="json")
     entry = AuditLog.objects.get(action="user.update")
     assert entry.object_id == str(user.pk)
-    assert entry.changes == {"firstName": {"from": "Old", "to": "New"}}
+    assert entry.changes == {"first_name": {"from": "Old", "to": "New"}}
 
 
 def test_any_other_field_is_400_validation_error_naming_it_and_nothing_is_written(admin_client_api):

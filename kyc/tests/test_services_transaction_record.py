@@ -3,9 +3,10 @@ from decimal import Decimal
 import pytest
 
 from backoffice.errors import DomainError, ValidationFailed
-from kyc import services
+from kyc import hooks
+from kyc.errors import InsufficientFunds
 from kyc.models import PlatformUser, Transaction
-from kyc.services import InsufficientFunds, transaction_record
+from kyc.services import transaction_record
 from kyc.tests.factories import PlatformUserFactory
 
 pytestmark = pytest.mark.django_db
@@ -66,12 +67,12 @@ def test_counterparty_channel_and_place_are_kept_for_the_aml_rules():
 
 def test_a_registered_hook_sees_every_row_and_can_refuse_it(monkeypatch):
     seen = []
-    monkeypatch.setattr(services, "TRANSACTION_HOOKS", [])
+    monkeypatch.setattr(hooks.transaction_recorded, "_functions", [])
 
-    @services.on_transaction_recorded
-    def watch(tx):
-        seen.append(tx.reference)
-        if tx.amount > 1000:
+    @hooks.transaction_recorded.register
+    def watch(*, transaction, **_):
+        seen.append(transaction.reference)
+        if transaction.amount > 1000:
             raise DomainError("Blocked by an AML rule", code="AML_BLOCKED", status=409)
 
     user = PlatformUserFactory()

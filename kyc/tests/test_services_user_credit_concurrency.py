@@ -37,4 +37,4 @@ def test_concurrent_retries_with_one_idempotency_key_credit_once():
     assert not [r for r in results if isinstance(r, Exception)]
     assert PlatformUser.objects.get(pk=user.pk).balance == Decimal("5.00")
     assert Transaction.objects.filter(user=user).count() == 1
-    assert len({r["transactionId"] for r in results}) == 1
+    assert len({r.transaction_id for r in results}) == 1

@@ -7,7 +7,7 @@ from backoffice.choices import StaffRole
 from backoffice.errors import DomainError
 from backoffice.tests.factories import StaffFactory
 from compliance.models import SAR
-from compliance.services.alerts import alert_file_sar
+from compliance.services.sar import sar_create_from_alert as alert_file_sar
 
 
 def _login(role):

@@ -33,9 +33,9 @@ EXPECTED = {
 def test_catalogue_has_43_rules_in_the_16_types_all_valid():
     assert len(CATALOGUE) == 43
     assert Counter(e["conditions"]["ruleType"] for e in CATALOGUE) == EXPECTED
-    assert len({e["ruleId"] for e in CATALOGUE}) == 43
+    assert len({e["rule_id"] for e in CATALOGUE}) == 43
     for entry in CATALOGUE:
-        assert validate_conditions(entry["conditions"]) == {}, entry["ruleId"]
+        assert validate_conditions(entry["conditions"]) == {}, entry["rule_id"]
         assert entry["severity"] in {"LOW", "MEDIUM", "HIGH", "CRITICAL"} and 0 <= entry["priority"] <= 1000
 
 

@@ -66,10 +66,6 @@ def file_sar(user, filer, **overrides):
 
 
 def move(sar, actor, status, **extra):
-    if status == SARStatus.PENDING_APPROVAL:
-        extra.setdefault("reviewed_by", str(actor.pk))
-    if status == SARStatus.SUBMITTED:
-        extra.setdefault("approved_by", str(actor.pk))
     return sar_transition(sar=sar, actor=actor, status=status, **extra)
 
 

@@ -51,7 +51,7 @@ def test_compliance_roles_can_list_and_export(make_sar, role):
 
 def test_a_platform_users_token_never_opens_the_sar_list(api, db):
     user = PlatformUserFactory()
-    api.credentials(HTTP_AUTHORIZATION=f"Bearer {tokens.issue_pair(kind=tokens.USER, principal_id=user.pk).access}")
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {tokens.issue_pair(kind='user', principal_id=user.pk).access}")
     assert api.get("/api/v1/admin/aml/sars").status_code in (401, 403)
 
 

@@ -25,9 +25,26 @@ def test_a_malformed_pair_or_unknown_key_is_refused(monkeypatch, raw):
         env_map("GOAML_INDICATORS", DEFAULT, keys=set(DEFAULT))
 
 
-def test_every_activity_type_and_channel_has_a_default_code(settings):
+def test_every_activity_type_and_channel_has_a_default_code():
     from compliance.choices import ActivityType
+    from compliance.goaml import code_list
     from kyc.choices import Channel
 
-    assert set(settings.GOAML_INDICATORS) == set(ActivityType.values)
-    assert set(settings.GOAML_TRANSMODE_CODES) == set(Channel.values) == set(settings.GOAML_FUNDS_CODES)
+    assert set(code_list("GOAML_INDICATORS")) == set(ActivityType.values)
+    assert set(code_list("GOAML_TRANSMODE_CODES")) == set(Channel.values) == set(code_list("GOAML_FUNDS_CODES"))
+
+
+def test_a_setting_overrides_one_code_and_keeps_the_other_defaults(settings):
+    from compliance.goaml import code_list
+
+    settings.GOAML_INDICATORS = {"fraud": "F01"}
+    codes = code_list("GOAML_INDICATORS")
+    assert codes["fraud"] == "F01" and codes["structuring"] == "STRUCT"
+
+
+def test_an_unknown_activity_type_in_the_setting_stops_start_up(settings):
+    from compliance.goaml import check_settings
+
+    settings.GOAML_INDICATORS = {"frawd": "F01"}
+    with pytest.raises(ImproperlyConfigured, match="GOAML_INDICATORS: unknown key"):
+        check_settings()

@@ -23,8 +23,21 @@ def test_the_export_is_a_file_not_an_envelope(schema):
     assert all(body["schema"] == {"type": "string"} for body in ok.values())
 
 
+def _resolve(schema, body):
+    ref = body.get("$ref")
+    return schema["components"]["schemas"][ref.rsplit("/", 1)[-1]] if ref else body
+
+
 def test_the_list_and_create_responses_are_wrapped_in_the_envelope(schema):
     paths = {path.rstrip("/"): item for path, item in schema["paths"].items()}
     for method, code in (("get", "200"), ("post", "201")):
         body = paths["/api/v1/admin/aml/sars"][method]["responses"][code]["content"]["application/json"]["schema"]
-        assert set(body["properties"]) >= {"success", "data"}
+        assert set(_resolve(schema, body)["properties"]) >= {"success", "data"}
+
+
+def test_the_list_documents_its_own_shape(schema):
+    paths = {path.rstrip("/"): item for path, item in schema["paths"].items()}
+    body = paths["/api/v1/admin/aml/sars"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    data = _resolve(schema, body)["properties"]["data"]
+    assert set(data["properties"]) == {"sars", "pagination"}
+    assert {"totalItems", "currentPage", "hasNextPage"} <= set(data["properties"]["pagination"]["properties"])

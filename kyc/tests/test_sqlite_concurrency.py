@@ -16,7 +16,7 @@ def test_eighty_parallel_ledger_writes_on_one_sqlite_file(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "ENVIRONMENT": "test"}
     env.pop("REDIS_URL", None)
     result = subprocess.run(
-        [sys.executable, str(ROOT / "backoffice/tests/scripts/sqlite_writers.py")],
+        [sys.executable, str(ROOT / "kyc/tests/scripts/sqlite_writers.py")],
         cwd=ROOT,
         env=env,
         capture_output=True,
