@@ -18,54 +18,44 @@ from kyc.names.vocabulary import ABJAD_PREFIXES, ATTACHABLE_PREFIXES
 VOWELS = frozenset("aeiou")
 
 # Spelling conventions that write one sound several ways across languages and transliteration systems.
+_CONSONANT_RULES = (
+    (r"x", "ks"),
+    (r"dzh|dj|zh", "j"),
+    (r"ck|q", "k"),
+    (r"c(?=[eiy])", "s"),
+    (r"c(?!h)", "k"),
+    (r"ph", "f"),
+    (r"kh", "h"),
+    (r"th", "t"),
+    (r"y", "i"),
+)
+_FINAL_H_AND_DOUBLES = ((r"(?<=[aeiou])h$", ""), (r"(.)\1+", r"\1"))
+
+
+def _compiled(*rules: tuple[str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in rules)
+
+
 # Applied in order to make a spelling key: equal keys are the same name spelled differently.
-_SPELLING_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), replacement)
-    for pattern, replacement in (
-        (r"x", "ks"),
-        (r"dzh|dj|zh", "j"),
-        (r"ck|q", "k"),
-        (r"c(?=[eiy])", "s"),
-        (r"c(?!h)", "k"),
-        (r"ph", "f"),
-        (r"kh", "h"),
-        (r"th", "t"),
-        (r"y", "i"),
-        (r"ou|oo", "u"),
-        (r"ee", "i"),
-        (r"(?<=[aeiou])h$", ""),
-        (r"(.)\1+", r"\1"),
-    )
+_SPELLING_RULES = _compiled(*_CONSONANT_RULES, (r"ou|oo", "u"), (r"ee", "i"), *_FINAL_H_AND_DOUBLES)
+
+# Transliteration systems also disagree on voicing and on vowel digraphs (Korean "Gim Jeong" / "Kim Jong",
+# Japanese "Shinzou" / "Shinzo"): for a part that came from another script these fold together too.
+_TRANSLIT_RULES = _compiled(
+    *_CONSONANT_RULES,
+    (r"eo|ou|oo", "o"),
+    (r"eu|uu", "u"),
+    (r"ae|ai|ee", "e"),
+    *_FINAL_H_AND_DOUBLES,
+    (r"g", "k"),
+    (r"d", "t"),
+    (r"b", "p"),
+    (r"z", "s"),
+    (r"v|w", "f"),
+    (r"(.)\1+", r"\1"),
 )
 
-# Transliteration systems disagree on voicing and on vowel digraphs (Korean "Gim Jeong" / "Kim Jong", Cyrillic
-# "Dmitriy" / "Dmitry"): for a part that came from another script these also fold together.
-_TRANSLIT_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), replacement)
-    for pattern, replacement in (
-        (r"x", "ks"),
-        (r"dzh|dj|zh", "j"),
-        (r"ck|q", "k"),
-        (r"c(?=[eiy])", "s"),
-        (r"c(?!h)", "k"),
-        (r"ph", "f"),
-        (r"kh", "h"),
-        (r"th", "t"),
-        (r"y", "i"),
-        (r"eo|ou|oo", "o"),
-        (r"eu|uu", "u"),
-        (r"ae|ai|ee", "e"),
-        (r"(?<=[aeiou])h$", ""),
-        (r"g", "k"),
-        (r"d", "t"),
-        (r"b", "p"),
-        (r"z", "s"),
-        (r"v|w", "f"),
-        (r"(.)\1+", r"\1"),
-    )
-)
-
-# In a skeleton, w and y are dropped with the vowels: abjads write long vowels with the letters for w and y.
+# Letters a consonant skeleton drops with the vowels (see consonants()).
 _SKELETON_DROP = re.compile(r"[aeiouwyhv]")
 
 
