@@ -24,7 +24,7 @@ from kyc.names.parts import NO_MATCH, PartSimilarity, part_similarity
 from kyc.names.vocabulary import PARTICLES
 from kyc.names.weights import DEFAULT_FREQUENCIES, NameFrequencies
 
-MATCHER_VERSION = "1.0.0"
+MATCHER_VERSION = "1.0.1"
 
 # The default for the PEP_MATCH_THRESHOLD setting: scores at or above it are matches.
 DEFAULT_THRESHOLD = 0.8

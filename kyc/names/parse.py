@@ -30,7 +30,8 @@ _BRACKETED = re.compile(r"\([^)]*\)|\[[^\]]*\]|\"[^\"]*\"|“[^”]*”|«[^»]*
 _DOTTED_ABBREVIATION = re.compile(r"^(?:[A-Za-z]\.){2,}$")
 _SEPARATORS = re.compile(r"[\s\-‐‑–—_./\\|+&:;!?*#@~^=<>{}\[\]()\"“”«»,]+")
 # Digits inside a word are OCR's misreadings of letters ("DLAM1NI", "M0TSA"); digits alone are dropped.
-_OCR_DIGITS = str.maketrans("0123456789", "olzeasgtbg")
+# "1" is read as "i", far commoner in names than "l".
+_OCR_DIGITS = str.maketrans("0123456789", "oizeasgtbg")
 # Apostrophes and the letters transliteration uses for glottal stops (ʿayn, hamza) join the word: O'Brien.
 _JOINERS = re.compile(r"['’‘`ʻʼʿʾ´]")
 

@@ -121,13 +121,15 @@ def edit_budget(length: int) -> int:
 # A changed final vowel makes another name in parts up to this length (given names, short family names); in
 # longer parts it is as likely a slip (Tsabedze / Tsabedzi). An added or dropped final vowel always does.
 SHORT_PART = 7
+_FRONT_GLIDES = frozenset("yijh")
 
 
-def makes_another_name(a: str, b: str) -> bool:
+def makes_another_name(a: str, b: str, transliterated: bool = False) -> bool:
     """Whether the difference between two spellings is one that makes a different name rather than a slip.
 
-    A changed, added or dropped final vowel in a short part (Thando/Thandi, Daniel/Daniela), an added syllable
-    (Sipho/Siphiwe, Thandi/Thandiwe), or a letter added in front (Andile/Wandile) makes a different name.
+    A changed final vowel in a short part or an added or dropped one in any (Thando/Thandi, Daniel/Daniela), an
+    added syllable (Sipho/Siphiwe, Thandi/Thandiwe), or a consonant added in front (Andile/Wandile) makes a
+    different name.
     """
     prefix = 0
     for char_a, char_b in zip(a, b, strict=False):
@@ -135,8 +137,12 @@ def makes_another_name(a: str, b: str) -> bool:
             break
         prefix += 1
     tail_a, tail_b = a[prefix:], b[prefix:]
-    if a[0] != b[0] and len(a) != len(b) and a[1:2] != b[0:1]:
-        return True  # a letter added or dropped in front: Andile / Wandile
+    if a[0] != b[0] and len(a) != len(b) and not transliterated:
+        added = a[0] if len(a) > len(b) else b[0]
+        # a consonant added in front makes another name (Andile / Wandile); a glide is a transliteration habit
+        # (Yevgeny / Evgeniy), as is anything at the front of a part from another script (Gianis / Yanis)
+        if added not in _FRONT_GLIDES:
+            return True
     if prefix >= 2 and len(tail_a) <= 1 and len(tail_b) <= 1 and (tail_a or tail_b):
         if all(tail in VOWELS for tail in (tail_a, tail_b) if tail):
             # an added or dropped final vowel (Oleksandr / Oleksandra) at any length; a changed one in short parts
@@ -185,7 +191,7 @@ def _slip(a: str, b: str, transliterated: bool) -> PartSimilarity:
         if budget == 0:
             continue
         distance = OSA.distance(x, y, score_cutoff=budget + 1)
-        if distance <= budget and not makes_another_name(x, y):
+        if distance <= budget and not makes_another_name(x, y, transliterated):
             best = distance if best is None else min(best, distance)
     if best is None:
         return NO_MATCH

@@ -32,7 +32,7 @@ DOTTED_TITLES: frozenset[str] = frozenset({"he", "hrh", "hh", "hm", "hsh"})
 # a father from a son only where the rest agrees, and are written inconsistently, so they are ignored and reported.
 SUFFIXES: frozenset[str] = frozenset(
     """
-    jr jnr junior sr snr senior phd md mba msc bsc ba llb lld obe mbe cbe kbe gcmg kcmg frs qc kc sc
+    jr jnr junior sr snr senior phd md mba msc bsc ba llb lld obe mbe cbe kbe gcmg kcmg frs qc kc sc mp mpl
     """.split()
 )
 
