@@ -1,0 +1,106 @@
+"""Blocking: the few keys under which a person is stored, so candidates are found without comparing everyone.
+
+A name-key table holds (key, person) rows and is searched with ``WHERE key IN (...)``: plain equality, the same
+on SQLite and PostgreSQL. Keys are built on consonant skeletons (skeleton() in parts.py), so vowel slips and
+transliteration variants (Muhammad / Mohammed / "mhmd") share them. Per name variant:
+
+- ``n:<skeleton>`` per part: finds anyone sharing one part, good for rare parts;
+- ``p:<skeleton>|<skeleton>`` per pair of parts, order-free: specific even when both parts are common
+  ("sipho" and "dlamini" each hold thousands of users, the pair far fewer);
+- ``i:<skeleton>|<letter>`` per part and initial of another part: finds "S. Dlamini" for "Sipho Dlamini", and a
+  slip in the other part;
+- ``n:`` keys of adjacent parts written together ("jin ping" / "jinping", "van der merwe" / "vandermerwe")
+  and of parts with a particle attached ("alassad" / "assad").
+
+blocking_keys() gives every key to store: it does not depend on frequencies, so the table never needs
+rebuilding when counts change. lookup_keys() picks, from the same keys, those worth searching for a query given
+how common its parts are: the key of a part as common as "dlamini" would bring back a large share of all users,
+while the pair and initial keys beside it find the same true matches in small buckets.
+"""
+
+from itertools import combinations
+
+from kyc.names.compare import Person
+from kyc.names.parse import ParsedName, parse_name
+from kyc.names.parts import skeleton
+from kyc.names.vocabulary import ATTACHABLE_PREFIXES, PARTICLES
+from kyc.names.weights import DEFAULT_FREQUENCIES, INITIAL_SHARE, NameFrequencies
+
+# A key is searched when it is expected to hold at most this share of the people stored (0.2%: 2,000 of a
+# million users, 200 of 100,000 PEPs). Pair keys are always searched: they are the most specific there are.
+DEFAULT_MAX_SHARE = 0.002
+
+
+def _full_parts(parsed: ParsedName) -> list[str]:
+    return [part for part in parsed.parts if len(part) > 1 and part not in PARTICLES]
+
+
+def _joined_parts(parsed: ParsedName) -> list[str]:
+    """Adjacent parts written together, where one is a particle or short enough to be half of a compound name."""
+    joined = []
+    parts = parsed.parts
+    for start in range(len(parts)):
+        for end in (start + 2, start + 3):
+            run = parts[start:end]
+            if end > len(parts) or any(len(part) == 1 for part in run):
+                continue
+            if any(part in PARTICLES or len(part) <= 4 for part in run):
+                joined.append("".join(run))
+    for part in parts:
+        for prefix in ATTACHABLE_PREFIXES:
+            if part.startswith(prefix) and len(part) - len(prefix) >= 3:
+                joined.append(part[len(prefix) :])
+    return joined
+
+
+def _keys_with_estimates(parsed: ParsedName, frequencies: NameFrequencies) -> dict[str, float]:
+    """Each key of one name variant with the share of people expected to hold it; 0 for keys always searched."""
+    keys: dict[str, float] = {}
+
+    def add(key: str, share: float) -> None:
+        keys[key] = min(keys.get(key, 1.0), share)
+
+    full = _full_parts(parsed)
+    for index, part in enumerate(parsed.parts):
+        if part in full:
+            add(f"n:{skeleton(part)}", frequencies.share(part))
+            if parsed.kinds[index] == "abjad":
+                add(f"n:{skeleton(part.replace('v', 'b'))}", frequencies.share(part))
+    for part in _joined_parts(parsed):
+        add(f"n:{skeleton(part)}", frequencies.share(part))
+    for first, second in combinations(full, 2):
+        pair = "|".join(sorted((skeleton(first), skeleton(second))))
+        add(f"p:{pair}", 0.0)
+    for part in full:
+        for other in parsed.parts:
+            if other != part and other not in PARTICLES:
+                # with an initial written, this key is the only one that finds the full name
+                share = 0.0 if len(other) == 1 else frequencies.share(part) * INITIAL_SHARE
+                add(f"i:{skeleton(part)}|{other[0]}", share)
+    return keys
+
+
+def blocking_keys(person: Person) -> set[str]:
+    """Every key to store for a person, over the name and all aliases. Independent of frequencies."""
+    keys: set[str] = set()
+    for name in person.names:
+        keys |= set(_keys_with_estimates(parse_name(name), DEFAULT_FREQUENCIES))
+    return keys
+
+
+def lookup_keys(
+    person: Person, *, frequencies: NameFrequencies | None = None, max_share: float = DEFAULT_MAX_SHARE
+) -> set[str]:
+    """The keys to search for a person's candidates: a subset of blocking_keys() of the same person.
+
+    Searched: every pair key, the initial keys of a part written beside an initial, and any other key expected
+    to hold at most max_share of the people stored. A name of a single common part keeps its part keys (it
+    has nothing more specific).
+    """
+    frequencies = frequencies if frequencies is not None else DEFAULT_FREQUENCIES
+    keys: set[str] = set()
+    for name in person.names:
+        estimates = _keys_with_estimates(parse_name(name), frequencies)
+        chosen = {key for key, share in estimates.items() if share <= max_share}
+        keys |= chosen or set(estimates)
+    return keys

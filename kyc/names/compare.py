@@ -1,0 +1,337 @@
+"""Compare two people by name (every variant), then date of birth and country, with an explanation.
+
+The name score aligns parts one-to-one, order-free, with the assignment that maximises the weighted part
+similarities. Each aligned pair counts its similarity times the lesser of the two parts' weights (the
+information both share). A part left without a counterpart conflicts when the other name also has one left
+over (Sipho Dlamini / Themba Dlamini: Sipho and Themba both cost in full); a surplus part of the longer name
+(an extra middle name) costs a tenth of its weight. So
+
+    score = sum(similarity * weight of aligned pairs) / (sum(weight of aligned pairs) + cost of the others)
+
+Shared common parts weigh little against the conflicting parts beside them, so they never reach the threshold
+alone; a name with a single part, or one matched on initials only, is capped below the threshold.
+"""
+
+import datetime
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from kyc.names.countries import normalise_country
+from kyc.names.dates import BirthDate, birth_date_effect, parse_birth_date
+from kyc.names.parse import ParsedName, parse_name
+from kyc.names.parts import NO_MATCH, PartSimilarity, part_similarity
+from kyc.names.vocabulary import PARTICLES
+from kyc.names.weights import DEFAULT_FREQUENCIES, NameFrequencies
+
+MATCHER_VERSION = "1.0.1"
+
+# The default for the PEP_MATCH_THRESHOLD setting: scores at or above it are matches.
+DEFAULT_THRESHOLD = 0.8
+
+# What a surplus part of the longer name costs, as a share of its weight.
+EXTRA_PART_COST = 0.1
+# Ceilings for names with too little to compare: below the default threshold, so they never match alone.
+SINGLE_PART_CEILING = 0.6
+INITIALS_ONLY_CEILING = 0.5
+COUNTRY_AGREES = 0.02
+COUNTRY_DIFFERS = -0.05
+
+
+@dataclass(frozen=True)
+class Person:
+    """A person to match: a name, other names of the same person, and optionally date of birth and country.
+
+    date_of_birth takes a date, a year, or "YYYY", "YYYY-MM", "YYYY-MM-DD"; country an ISO alpha-2 or alpha-3
+    code or a country name ("Eswatini", "Swaziland"). Both are normalised on creation (country to alpha-2,
+    None when unknown).
+    """
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    date_of_birth: BirthDate | datetime.date | int | str | None = None
+    country: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "aliases", tuple(alias for alias in (self.aliases or ()) if alias))
+        object.__setattr__(self, "date_of_birth", parse_birth_date(self.date_of_birth))
+        object.__setattr__(self, "country", normalise_country(self.country))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name and its aliases, each once, in order."""
+        return tuple(dict.fromkeys(name for name in (self.name, *self.aliases) if name and name.strip()))
+
+
+@dataclass(frozen=True)
+class Match:
+    """The result of a comparison: the score (0..1), whether it reaches the threshold, and why."""
+
+    score: float
+    is_match: bool
+    threshold: float
+    explanation: dict[str, Any]
+    query_name: str
+    candidate_name: str
+
+
+@dataclass(frozen=True)
+class _Aligned:
+    query: int
+    candidate: int
+    similarity: PartSimilarity
+    weight: float
+
+
+@dataclass
+class _NameScore:
+    score: float
+    query: ParsedName
+    candidate: ParsedName
+    query_parts: tuple[str, ...]
+    candidate_parts: tuple[str, ...]
+    parts: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    aligned: int = 0
+
+
+def _best_assignment(similarity: list[list[float]], rows: int, columns: int) -> list[tuple[int, int]]:
+    """The one-to-one assignment of rows to columns with the largest total; rows <= columns <= 8 (exact DP)."""
+
+    @cache
+    def best(row: int, used: int) -> tuple[float, tuple[tuple[int, int], ...]]:
+        if row == rows:
+            return 0.0, ()
+        result = best(row + 1, used)  # leave this row unaligned
+        for column in range(columns):
+            value = similarity[row][column]
+            if value > 0 and not used & (1 << column):
+                total, pairs = best(row + 1, used | (1 << column))
+                if total + value > result[0] + 1e-12:
+                    result = (total + value, ((row, column), *pairs))
+        return result
+
+    return list(best(0, 0)[1])
+
+
+def _joined_kind(kinds: tuple[str, ...]) -> str:
+    for kind in ("abjad", "translit"):
+        if kind in kinds:
+            return kind
+    return "latin"
+
+
+def _merged_variants(parts: tuple[str, ...], kinds: tuple[str, ...], other: tuple[str, ...]) -> list[tuple]:
+    """The parts as written, plus readings that join two or three adjacent parts into one where the other name
+    has that joined form as one part ("jin ping" / "jinping", "van der merwe" / "vandermerwe",
+    "abd al rahman" / "abdalrahman")."""
+    variants = [(parts, kinds)]
+    long_others = [part for part in other if len(part) > 3]
+    for start in range(len(parts)):
+        for end in (start + 2, start + 3):
+            if end > len(parts):
+                break
+            if any(len(part) == 1 for part in parts[start:end]):
+                continue  # an initial is never half of a compound part
+            joined = "".join(parts[start:end])
+            kind = _joined_kind(kinds[start:end])
+            if not any(part_similarity(joined, part, kind, "latin").score for part in long_others):
+                continue
+            variants.append(((*parts[:start], joined, *parts[end:]), (*kinds[:start], kind, *kinds[end:])))
+    return variants
+
+
+def _score_parts(
+    query_parts: tuple[str, ...],
+    query_kinds: tuple[str, ...],
+    candidate_parts: tuple[str, ...],
+    candidate_kinds: tuple[str, ...],
+    frequencies: NameFrequencies,
+) -> tuple[float, list[dict[str, Any]], list[dict[str, Any]], int]:
+    query_weights = [frequencies.weight(part) for part in query_parts]
+    candidate_weights = [frequencies.weight(part) for part in candidate_parts]
+    transposed = len(query_parts) > len(candidate_parts)
+    rows, columns = (candidate_parts, query_parts) if transposed else (query_parts, candidate_parts)
+    row_kinds, column_kinds = (candidate_kinds, query_kinds) if transposed else (query_kinds, candidate_kinds)
+    row_weights, column_weights = (
+        (candidate_weights, query_weights) if transposed else (query_weights, candidate_weights)
+    )
+    similarities = [
+        [
+            part_similarity(row, column, row_kinds[r], column_kinds[c])
+            if len(row) > 0 and len(column) > 0
+            else NO_MATCH
+            for c, column in enumerate(columns)
+        ]
+        for r, row in enumerate(rows)
+    ]
+    gains = [
+        [similarities[r][c].score * min(row_weights[r], column_weights[c]) for c in range(len(columns))]
+        for r in range(len(rows))
+    ]
+    aligned = [
+        _Aligned(r, c, similarities[r][c], min(row_weights[r], column_weights[c]))
+        for r, c in _best_assignment(gains, len(rows), len(columns))
+    ]
+
+    parts: list[dict[str, Any]] = []
+    matched = sum(pair.similarity.score * pair.weight for pair in aligned)
+    total = sum(pair.weight for pair in aligned)
+    for pair in aligned:
+        row, column = rows[pair.query], columns[pair.candidate]
+        query_part, candidate_part = (column, row) if transposed else (row, column)
+        parts.append(
+            {
+                "query": query_part,
+                "candidate": candidate_part,
+                "score": round(pair.similarity.score, 4),
+                "weight": round(pair.weight, 4),
+                "note": pair.similarity.note,
+            }
+        )
+
+    # Parts left over: in the shorter name each is a conflict (its place is taken by a different part); the
+    # longer name's leftovers conflict up to the same number (heaviest first), the rest are surplus parts.
+    used_rows = {pair.query for pair in aligned}
+    used_columns = {pair.candidate for pair in aligned}
+    left_rows = [r for r in range(len(rows)) if r not in used_rows and rows[r] not in PARTICLES]
+    left_columns = [c for c in range(len(columns)) if c not in used_columns and columns[c] not in PARTICLES]
+    left_columns.sort(key=lambda c: (-column_weights[c], c))
+    conflicts = len(left_rows)
+    cost = 0.0
+    leftovers: list[tuple[str | None, str | None, float, str]] = []
+    for r in left_rows:
+        cost += row_weights[r]
+        leftovers.append((rows[r], None, row_weights[r], "no counterpart: conflicts"))
+    for rank, c in enumerate(left_columns):
+        if rank < conflicts:
+            weight, note = column_weights[c], "no counterpart: conflicts"
+        else:
+            weight, note = column_weights[c] * EXTRA_PART_COST, "extra part: costs little"
+        cost += weight
+        leftovers.append((None, columns[c], weight, note))
+    for row_part, column_part, weight, note in leftovers:
+        query_part, candidate_part = (column_part, row_part) if transposed else (row_part, column_part)
+        parts.append({"query": query_part, "candidate": candidate_part, "score": 0.0, "weight": round(weight, 4),
+                      "note": note})  # fmt: skip
+
+    denominator = total + cost
+    score = matched / denominator if denominator > 0 else 0.0
+    notes: list[dict[str, Any]] = []
+    full = [p for p in query_parts if p not in PARTICLES], [p for p in candidate_parts if p not in PARTICLES]
+    if min(len(full[0]), len(full[1])) <= 1 < max(len(full[0]), len(full[1])) and score > SINGLE_PART_CEILING:
+        notes.append(_note("singlePart", SINGLE_PART_CEILING - score, "only one name part on one side"))
+        score = SINGLE_PART_CEILING
+    full_aligned = [pair for pair in aligned if pair.similarity.note != "initial" and len(rows[pair.query]) > 1]
+    full_aligned = [pair for pair in full_aligned if rows[pair.query] not in PARTICLES]
+    if aligned and not full_aligned and score > INITIALS_ONLY_CEILING:
+        notes.append(_note("initialsOnly", INITIALS_ONLY_CEILING - score, "only initials or particles align"))
+        score = INITIALS_ONLY_CEILING
+    return score, parts, notes, len(aligned)
+
+
+def _note(kind: str, effect: float, note: str) -> dict[str, Any]:
+    return {"kind": kind, "effect": round(effect, 4), "note": note}
+
+
+def _compare_names(query: ParsedName, candidate: ParsedName, frequencies: NameFrequencies) -> _NameScore:
+    best: _NameScore | None = None
+    if not query.parts or not candidate.parts:
+        return _NameScore(0.0, query, candidate, query.parts, candidate.parts)
+    for query_parts, query_kinds in _merged_variants(query.parts, query.kinds, candidate.parts):
+        for candidate_parts, candidate_kinds in _merged_variants(candidate.parts, candidate.kinds, query.parts):
+            score, parts, notes, aligned = _score_parts(
+                query_parts, query_kinds, candidate_parts, candidate_kinds, frequencies
+            )
+            if best is None or score > best.score + 1e-9:
+                best = _NameScore(score, query, candidate, query_parts, candidate_parts, parts, notes, aligned)
+    assert best is not None
+    return best
+
+
+def _adjustments(query: Person, candidate: Person) -> list[dict[str, Any]]:
+    adjustments: list[dict[str, Any]] = []
+    if isinstance(query.date_of_birth, BirthDate) and isinstance(candidate.date_of_birth, BirthDate):
+        effect, note = birth_date_effect(query.date_of_birth, candidate.date_of_birth)
+        adjustments.append(_note("dateOfBirth", effect, note))
+    if query.country and candidate.country:
+        if query.country == candidate.country:
+            adjustments.append(_note("country", COUNTRY_AGREES, f"country agrees ({query.country})"))
+        else:
+            adjustments.append(
+                _note("country", COUNTRY_DIFFERS, f"countries differ ({query.country} / {candidate.country})")
+            )
+    return adjustments
+
+
+def _ignored(side: str, parsed: ParsedName) -> list[dict[str, Any]]:
+    notes = [_note("ignored", 0.0, f"{side}: '{item.text}' ignored ({item.reason})") for item in parsed.ignored]
+    if parsed.scripts:
+        notes.append(_note("transliteration", 0.0, f"{side}: transliterated from {', '.join(parsed.scripts)}"))
+    return notes
+
+
+def _summary(score: float, threshold: float, name: _NameScore, adjustments: list[dict[str, Any]]) -> str:
+    verdict = "Match" if score >= threshold else "No match"
+    aligned = [p for p in name.parts if p["query"] and p["candidate"]]
+    conflicts = [p for p in name.parts if p["note"].startswith("no counterpart")]
+    pairs = ", ".join(f"{p['query']}~{p['candidate']} ({p['note']})" for p in aligned) or "none"
+    longest = max(len(name.query_parts), len(name.candidate_parts))
+    text = f"{verdict} at {score:.2f} (threshold {threshold:.2f}): {len(aligned)} of {longest} name parts aligned"
+    text += f" [{pairs}]"
+    if conflicts:
+        text += f", {len(conflicts)} without counterpart"
+    effects = [a["note"] for a in adjustments if a["effect"] and a["kind"] in ("dateOfBirth", "country")]
+    if effects:
+        text += "; " + "; ".join(effects)
+    return text + "."
+
+
+def compare(
+    query: Person,
+    candidate: Person,
+    *,
+    frequencies: NameFrequencies | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> Match:
+    """Score how likely two people are the same person (0..1), with an explanation.
+
+    Every name variant of one side is compared with every variant of the other; the best alignment counts.
+    Date of birth and country adjust the score only when both sides have them. Pure and deterministic.
+    """
+    frequencies = frequencies if frequencies is not None else DEFAULT_FREQUENCIES
+    best: _NameScore | None = None
+    for query_name in query.names:
+        for candidate_name in candidate.names:
+            result = _compare_names(parse_name(query_name), parse_name(candidate_name), frequencies)
+            if best is None or result.score > best.score + 1e-9:
+                best = result
+    if best is None:
+        best = _NameScore(0.0, parse_name(query.name), parse_name(candidate.name), (), ())
+    adjustments = _adjustments(query, candidate)
+    score = best.score + sum(item["effect"] for item in adjustments)
+    score = round(min(1.0, max(0.0, score)), 4)
+    all_adjustments = [
+        *adjustments,
+        *best.notes,
+        *_ignored("query", best.query),
+        *_ignored("candidate", best.candidate),
+    ]
+    if best.query.original != query.name:
+        all_adjustments.append(_note("alias", 0.0, f"query compared through its alias '{best.query.original}'"))
+    if best.candidate.original != candidate.name:
+        all_adjustments.append(_note("alias", 0.0, f"candidate compared through its alias '{best.candidate.original}'"))
+    explanation = {
+        "matcherVersion": MATCHER_VERSION,
+        "parts": best.parts,
+        "adjustments": all_adjustments,
+        "summary": _summary(score, threshold, best, adjustments),
+    }
+    return Match(
+        score=score,
+        is_match=score >= threshold,
+        threshold=threshold,
+        explanation=explanation,
+        query_name=best.query.original,
+        candidate_name=best.candidate.original,
+    )

@@ -1,0 +1,66 @@
+"""Blocking keys: true matches share one, common parts do not make every Dlamini a candidate."""
+
+import pytest
+
+from kyc.names import DEFAULT_FREQUENCIES, Person, blocking_keys, lookup_keys
+
+
+def shares_a_key(query: str, candidate: str) -> bool:
+    return bool(blocking_keys(Person(query)) & blocking_keys(Person(candidate)))
+
+
+def found_by_lookup(query: str, candidate: str) -> bool:
+    return bool(lookup_keys(Person(query)) & blocking_keys(Person(candidate)))
+
+
+@pytest.mark.parametrize(
+    ("query", "candidate"),
+    [
+        ("Sipho Dlamini", "DLAMINI, Sipho"),
+        ("S. Dlamini", "Sipho Dlamini"),
+        ("Sipho Dlamini", "Sipho Bongani Dlamini"),
+        ("Sibusiso Mavimbela", "Sibusso Mavimbla"),
+        ("Владимир Путин", "Vladimir Putin"),
+        ("محمد بن سلمان", "Muhammad bin Salman"),
+        ("习近平", "Xi Jin Ping"),
+        ("Pieter van der Merwe", "Pieter Vandermerwe"),
+        ("Bashar Assad", "Bashar al-Assad"),
+        ("בנימין נתניהו", "Benjamin Netanyahu"),
+    ],
+)
+def test_true_matches_are_found_by_a_searched_key(query, candidate):
+    assert shares_a_key(query, candidate)
+    assert found_by_lookup(query, candidate) or found_by_lookup(candidate, query)
+
+
+def test_keys_cover_every_alias():
+    person = Person("Makhosetive Dlamini", aliases=("Mswati III",))
+    assert blocking_keys(Person("Mswati")) <= blocking_keys(person)
+
+
+def test_the_key_of_a_common_part_is_stored_but_not_searched():
+    stored, searched = blocking_keys(Person("Sipho Dlamini")), lookup_keys(Person("Sipho Dlamini"))
+    assert "n:dlmn" in stored and "n:dlmn" not in searched
+    assert searched <= stored
+    assert any(key.startswith("p:") for key in searched)
+
+
+def test_the_key_of_a_rare_part_is_searched():
+    assert "n:mbl" in lookup_keys(Person("Sipho Mavimbela"))
+
+
+def test_a_name_written_with_an_initial_searches_the_part_and_initial_key():
+    assert "i:dlmn|s" in lookup_keys(Person("S. Dlamini"))
+
+
+def test_a_single_common_part_still_has_a_key_to_search():
+    assert lookup_keys(Person("Dlamini"))
+
+
+def test_stored_keys_do_not_depend_on_frequencies():
+    assert blocking_keys(Person("Sipho Dlamini")) == blocking_keys(Person("Sipho Dlamini"))
+    assert DEFAULT_FREQUENCIES.share("dlamini") > 0.1
+
+
+def test_keys_per_name_stay_few():
+    assert len(blocking_keys(Person("Sipho Bongani Dlamini"))) <= 15
