@@ -196,6 +196,10 @@ class _Meter:
     def seekable(self) -> bool:
         return True
 
+    @property
+    def closed(self) -> bool:
+        return False
+
     def readable(self) -> bool:
         return True
 
