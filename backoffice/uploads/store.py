@@ -142,8 +142,11 @@ def _seekable_source(file, policy: UploadPolicy, deadline: _Deadline) -> tuple[B
 
 
 def _read_through(source: BinaryIO, policy: UploadPolicy, deadline: _Deadline, scanner: PdfNameScanner | None):
-    """One pass over the received bytes: their size and sha256, and the PDF name scan when asked."""
-    digest = hashlib.sha256()
+    """One pass over the received bytes: their size, and the PDF name scan or (for images) their sha256.
+
+    A PDF is stored as received, so its sha256 is taken once, by the meter, as the storage reads it.
+    """
+    digest = hashlib.sha256() if scanner is None else None
     size = 0
     source.seek(0)
     while data := source.read(CHUNK_BYTES):
@@ -151,13 +154,14 @@ def _read_through(source: BinaryIO, policy: UploadPolicy, deadline: _Deadline, s
         size += len(data)
         if size > policy.max_bytes:  # the file grew since its length was taken
             raise _too_large(policy)
-        digest.update(data)
         if scanner is not None:
             scanner.feed(data)
+        else:
+            digest.update(data)
     if scanner is not None:
         scanner.close()
     source.seek(0)
-    return size, digest.hexdigest()
+    return size, digest.hexdigest() if digest is not None else None
 
 
 class _Meter:
@@ -395,7 +399,7 @@ def upload_store(
         original_filename=original,
         safe_filename=safe,
         received_size=received_size,
-        received_sha256=received_sha,
+        received_sha256=received_sha or sha,
         pages=pages,
         width=width,
         height=height,
