@@ -268,9 +268,9 @@ def _write_local(storage: FileSystemStorage, name: str, content: File, if_exists
     if if_exists is IfExists.REFUSE and storage.exists(name):
         raise FileAlreadyStored()
     target = _free_name(storage, name) if if_exists is IfExists.RENAME else name
-    staging = posixpath.join(posixpath.dirname(target), f".upload-{uuid.uuid4().hex}.part")
+    staging = staged = posixpath.join(posixpath.dirname(target), f".upload-{uuid.uuid4().hex}.part")
     try:
-        staged = storage.save(staging, content)
+        staged = storage.save(staging, content)  # the same name unless a storage subclass renames it
         if if_exists is IfExists.REPLACE:
             os.replace(storage.path(staged), storage.path(target))
             return target
@@ -285,6 +285,8 @@ def _write_local(storage: FileSystemStorage, name: str, content: File, if_exists
         raise UploadStorageError(details={"file": ["No free name for the file"]})
     finally:
         _quiet_delete(storage, staging)
+        if staged != staging:
+            _quiet_delete(storage, staged)
 
 
 def _write_remote(storage: Storage, name: str, content: File, if_exists: IfExists) -> str:
