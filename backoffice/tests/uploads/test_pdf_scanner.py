@@ -1,6 +1,8 @@
 """The raw-byte scanner on its own: it must find names however the bytes are chunked, and only outside streams."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from backoffice.uploads.pdf import PdfNameScanner
 
@@ -40,3 +42,31 @@ def test_a_name_right_before_a_delimiter_is_flagged():
 def test_an_encrypt_entry_in_the_trailer_is_flagged():
     content = handmade_pdf(trailer_extra=b"/Encrypt 9 0 R")
     assert scan(content, 13) == ["The PDF is encrypted"]
+
+
+SAMPLE = handmade_pdf(
+    catalog_extra=b"/Op#65nAction 4 0 R /AcroForm << /XFA 5 0 R >>",
+    objects=(
+        b"<< /S /Launch /F (x) >>",
+        b"<< /Length 24 >>\nstream\n/JS /AA /EmbeddedFiles..\nendstream",
+        b"<< /Type /EmbeddedFile >>",
+    ),
+)
+
+
+@given(cuts=st.lists(st.integers(min_value=1, max_value=len(SAMPLE) - 1), unique=True, max_size=40))
+@settings(max_examples=150, deadline=None)
+def test_any_split_of_the_bytes_finds_what_one_pass_finds(cuts):
+    whole = scan(SAMPLE, len(SAMPLE))
+    scanner = PdfNameScanner()
+    edges = [0, *sorted(cuts), len(SAMPLE)]
+    for start, end in zip(edges, edges[1:], strict=False):
+        scanner.feed(SAMPLE[start:end])
+    scanner.close()
+    assert set(scanner.reasons) == set(whole)
+    assert set(whole) == {
+        "The PDF has an automatic action (/OpenAction)",
+        "The PDF contains an XFA form",
+        "The PDF has a launch action",
+        "The PDF has embedded files",
+    }
