@@ -23,7 +23,8 @@ from backoffice.uploads.names import file_extension, safe_filename
 from backoffice.uploads.policy import ATTACHMENT, IDENTITY_IMAGE, MB, VENDOR_KYC, FileKind, UploadPolicy
 from backoffice.uploads.previews import image_thumbnail_png, pdf_preview_png, preview_png
 from backoffice.uploads.sniff import check_kind, sniff_kind
-from backoffice.uploads.store import IfExists, StoredUpload, upload_discard, upload_store
+from backoffice.uploads.store import StoredUpload, upload_discard, upload_store
+from backoffice.uploads.writes import IfExists
 
 __all__ = [
     "ATTACHMENT",
