@@ -65,6 +65,32 @@ class Unprocessable(DomainError):
     default_message = "The request cannot be processed"
 
 
+class PayloadTooLarge(DomainError):
+    status = 413
+    code = "PAYLOAD_TOO_LARGE"
+    default_message = "Request body is too large"
+
+
+class UnsupportedMediaType(DomainError):
+    status = 415
+    code = "UNSUPPORTED_MEDIA_TYPE"
+    default_message = "Unsupported media type"
+
+
+class RateLimited(DomainError):
+    status = 429
+    code = "RATE_LIMITED"
+    default_message = "Too many requests, slow down"
+
+
+class ServiceUnavailable(DomainError):
+    """A part the request needs (the database, the cache) is down: retrying later helps."""
+
+    status = 503
+    code = "SERVICE_UNAVAILABLE"
+    default_message = "Service temporarily unavailable"
+
+
 class InvalidTransition(Conflict):
     """A move a state machine does not have (SARs, alerts): 409 whoever asks."""
 

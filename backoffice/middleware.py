@@ -1,22 +1,48 @@
-"""Middleware for everything under /api/: rate limits and errors that escape DRF."""
+"""Middleware for everything under /api/: errors, caching headers, rate limits and hostile input.
 
-import logging
+In ``settings.MIDDLEWARE`` order:
 
-from django.http import JsonResponse
+* ``ApiErrorMiddleware`` (first, so it wraps every other layer): an exception no view rendered and any
+  non-JSON error page (Django's own 400/404/500, a CSRF refusal, DEBUG's technical pages) leave
+  ``/api/`` as the envelope; every ``/api/`` response carries ``Cache-Control: no-store`` (they carry
+  personal data; no proxy or browser may keep them).
+* ``RateLimitMiddleware``: counts the request against its group (``backoffice.ratelimit``).
+* ``ApiInputMiddleware``: refuses, before any view runs, what no endpoint may accept: NUL or control
+  characters in the path, NUL in a query parameter, too many parameters, a body of a media type the
+  view cannot parse (415), a body over the size limit (413) and JSON that ``strictjson`` refuses. An
+  endpoint that never reads its body refuses a hostile one all the same.
+* ``AdminSecurityHeadersMiddleware``: the admin site's Content-Security-Policy.
+"""
+
+import re
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from rest_framework.parsers import JSONParser
+from rest_framework.utils.mediatypes import media_type_matches
 
 from backoffice import ratelimit
-from backoffice.api.envelope import error_body
+from backoffice.api import strictjson
+from backoffice.api.envelope import ERROR_CODES_BY_STATUS, status_message
+from backoffice.api.exceptions import Answer, answer_for, json_error
+from backoffice.api.parsers import DECODED_JSON, body_limit, declared_length, form_values, too_large
+from backoffice.errors import DomainError, UnsupportedMediaType, ValidationFailed
 from backoffice.request_context import client_ip, reset_current_ip, set_current_ip
 
-logger = logging.getLogger("backoffice.api")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def _is_api(request) -> bool:
-    return request.path.startswith(ratelimit.API_PREFIX)
+def is_api(request) -> bool:
+    return request.path.startswith(ratelimit.API_PREFIX) or request.path == ratelimit.API_PREFIX.rstrip("/")
+
+
+def status_answer(status: int) -> Answer:
+    """The envelope for a bare status (a page Django rendered as HTML)."""
+    return Answer(status, status_message(status), ERROR_CODES_BY_STATUS.get(status, "ERROR"))
 
 
 class ApiErrorMiddleware:
-    """Any exception under /api/ that DRF did not render becomes a 500 envelope, never HTML."""
+    """No HTML and no stack trace ever leaves /api/; nothing under /api/ is cached."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -24,29 +50,52 @@ class ApiErrorMiddleware:
     def __call__(self, request):
         token = set_current_ip(client_ip(request))
         try:
-            return self.get_response(request)
+            response = self.get_response(request)
         finally:
             reset_current_ip(token)
+        if not is_api(request):
+            return response
+        if response.status_code >= 400 and not response.get("Content-Type", "").startswith("application/json"):
+            replacement = json_error(status_answer(response.status_code))
+            for header in ("Allow", "Retry-After", "WWW-Authenticate"):
+                if header in response:
+                    replacement[header] = response[header]
+            response = replacement
+        if "no-store" not in response.get("Cache-Control", ""):
+            response["Cache-Control"] = "no-store"
+        return response
 
     def process_exception(self, request, exception):
-        if not _is_api(request):
+        if not is_api(request):
             return None
-        logger.exception("Unhandled error on %s %s", request.method, request.path)
-        return JsonResponse(error_body(500, "Internal server error", "INTERNAL_ERROR"), status=500)
+        return json_error(answer_for(exception))
 
 
-class RateLimitMiddleware:
-    """Counts every /api/ request and puts X-RateLimit-* on every /api/ response."""
+class ApiOnlyMiddleware:
+    """Base of middleware that acts under /api/ only: subclasses write ``api_call``."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if not _is_api(request):
+        if not is_api(request):
             return self.get_response(request)
-        usage = ratelimit.hit(request)
+        return self.api_call(request)
+
+    def api_call(self, request):
+        raise NotImplementedError
+
+
+class RateLimitMiddleware(ApiOnlyMiddleware):
+    """Counts every /api/ request and puts X-RateLimit-* on every /api/ response."""
+
+    def api_call(self, request):
+        try:
+            usage = ratelimit.hit(request)
+        except DomainError as exc:  # the counters are down and the policy is to fail closed
+            return json_error(answer_for(exc))
         if usage is not None and usage.limited:
-            response = JsonResponse(error_body(429, "Too many requests, slow down", "RATE_LIMITED"), status=429)
+            response = json_error(Answer(429, "Too many requests, slow down", "RATE_LIMITED"))
             response["Retry-After"] = str(usage.retry_after)
         else:
             response = self.get_response(request)
@@ -54,4 +103,86 @@ class RateLimitMiddleware:
             response["X-RateLimit-Limit"] = str(usage.limit)
             response["X-RateLimit-Remaining"] = str(usage.remaining)
             response["X-RateLimit-Reset"] = str(usage.reset)
+        return response
+
+
+def check_path_and_query(request) -> None:
+    """The path may hold no control character, the query string no NUL, and only so many parameters."""
+    if _CONTROL.search(request.path_info):
+        raise ValidationFailed(
+            "The path contains NUL or control characters", details={"path": ["Must not contain control characters."]}
+        )
+    _check_fields(lambda: request.GET, plural="query parameters", singular="query parameter", name="query")
+
+
+def _check_fields(read, *, plural: str, singular: str, name: str) -> None:
+    """Parsed fields (query or form) within the count limit (Django raises past it), none holding a NUL."""
+    try:
+        fields = form_values(read())
+    except TooManyFieldsSent:
+        limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        raise ValidationFailed(f"Too many {plural}", details={name: [f"At most {limit} {plural}."]}) from None
+    strictjson.refuse_bad_text(fields, message=f"A {singular} contains a NUL character")
+
+
+def check_body(request, parser_classes) -> None:
+    """A body must be of a media type the view parses, within the size limit; JSON is decoded here, strictly."""
+    length = declared_length(request.META)
+    if not length:
+        return
+    media_type = request.META.get("CONTENT_TYPE", "")
+    parser = next((p for p in parser_classes if media_type_matches(p.media_type, media_type)), None)
+    if parser is None:
+        raise UnsupportedMediaType(f'Unsupported media type "{media_type}" in request.')
+    if parser.media_type.startswith("multipart/"):
+        return  # the parser applies the view's upload cap while it streams the parts
+    if length > body_limit():
+        raise too_large(length)
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        raise too_large(length) from None
+    if issubclass(parser, JSONParser):
+        setattr(request, DECODED_JSON, strictjson.decode(raw))
+    elif media_type_matches("application/x-www-form-urlencoded", media_type):
+        _check_fields(lambda: request.POST, plural="form fields", singular="form field", name="body")
+
+
+class ApiInputMiddleware(ApiOnlyMiddleware):
+    """What no /api/ endpoint accepts is refused here, before routing (path, query) or before the view (body)."""
+
+    def api_call(self, request):
+        try:
+            check_path_and_query(request)
+        except DomainError as exc:
+            return json_error(answer_for(exc))
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if not is_api(request):
+            return None
+        view_class = getattr(view_func, "cls", None)
+        # an @action(parser_classes=...) of a viewset overrides its class's parsers
+        parser_classes = (getattr(view_func, "initkwargs", None) or {}).get(
+            "parser_classes", getattr(view_class, "parser_classes", None)
+        )
+        if parser_classes is None:
+            return None  # not a DRF view: it reads its request its own way
+        try:
+            check_body(request, parser_classes)
+        except DomainError as exc:
+            return json_error(answer_for(exc))
+        return None
+
+
+class AdminSecurityHeadersMiddleware:
+    """The admin site's Content-Security-Policy (``ADMIN_CONTENT_SECURITY_POLICY``) on every page under /admin/."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if request.path.startswith("/admin/") and settings.ADMIN_CONTENT_SECURITY_POLICY:
+            response.setdefault("Content-Security-Policy", settings.ADMIN_CONTENT_SECURITY_POLICY)
         return response

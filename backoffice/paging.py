@@ -55,17 +55,32 @@ def page_of(queryset: QuerySet, *, offset: int, limit: int) -> list:
     return [by_id[pk] for pk in ids if pk in by_id]
 
 
-def parse_positive_int(raw, name: str, default: int) -> int:
+# No list has a billion pages; past this an offset stops fitting the database's integers.
+MAX_PAGE = 1_000_000_000
+
+
+def parse_positive_int(raw, name: str, default: int, *, maximum: int = MAX_PAGE, cap: int | None = None) -> int:
+    """A positive integer of ASCII digits (``"٣"`` and ``"²"`` are not), else a 400.
+
+    Above ``cap`` the value is silently ``cap`` (the contract caps ``limit``); otherwise above
+    ``maximum`` it is a 400. Neither converts an over-long digit string to an int.
+    """
     if raw is None or raw == "":
         return default
     text = str(raw).strip()
-    if not text.isdigit() or int(text) < 1:
+    digits = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not digits:
         raise ValidationFailed(f"{name} must be a positive integer", details={name: ["Must be a positive integer."]})
-    return int(text)
+    bound = cap if cap is not None else maximum
+    if len(digits) > len(str(bound)) or int(digits) > bound:
+        if cap is not None:
+            return cap
+        raise ValidationFailed(f"{name} is too large", details={name: [f"Must be at most {maximum}."]})
+    return int(digits)
 
 
 def page_params(params, *, default_limit: int = 20) -> tuple[int, int]:
     """(page, limit) from query parameters: positive integers, limit capped at 100."""
     page = parse_positive_int(params.get("page"), "page", 1)
-    limit = min(parse_positive_int(params.get("limit"), "limit", default_limit), MAX_LIMIT)
+    limit = parse_positive_int(params.get("limit"), "limit", default_limit, cap=MAX_LIMIT)
     return page, limit

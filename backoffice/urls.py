@@ -11,5 +11,12 @@ urlpatterns = [
     path("api/v1/", include("backoffice.api.urls")),
 ]
 
-# Last: anything else under /api/ is a 404 in the envelope, in every environment.
-urlpatterns.append(re_path(r"^api(?:/.*)?$", api_not_found))
+# Last: anything else under /api/ is a 404 in the envelope, in every environment. [\s\S] and \Z so that
+# a path holding a newline (/api/v1/x%0A) matches too: "." stops at a newline and "$" matches before one.
+urlpatterns.append(re_path(r"^api(?:/[\s\S]*)?\Z", api_not_found))
+
+# Django's own error pages answer in the envelope under /api/ (and as Django's HTML elsewhere).
+handler400 = "backoffice.api.views.error_400"
+handler403 = "backoffice.api.views.error_403"
+handler404 = "backoffice.api.views.error_404"
+handler500 = "backoffice.api.views.error_500"

@@ -37,6 +37,11 @@ class PrincipalLoginView(AuthView):
     kind: str = ""
     output_serializer = None
     principal_key = ""
+    error_statuses = {
+        401: "Wrong credentials (INVALID_CREDENTIALS), the same whether or not the account exists",
+        403: "The account may not sign in yet (PHONE_NOT_VERIFIED, ACCOUNT_ARCHIVED)",
+        429: "Rate limited, or too many failed sign-ins for this account (ACCOUNT_LOCKED)",
+    }
 
     def post(self, request):
         data = self.valid(request)
@@ -66,6 +71,7 @@ class AdminLoginView(PrincipalLoginView):
 
 class RefreshView(AuthView):
     input_serializer = s.RefreshIn
+    error_statuses = {401: "The refresh token is invalid, expired, revoked or already used (TOKEN_INVALID)"}
 
     @extend_schema(request=s.RefreshIn, responses={200: s.TokenPairOut}, summary="Rotate a refresh token")
     def post(self, request):
@@ -75,6 +81,7 @@ class RefreshView(AuthView):
 
 class LogoutView(AuthView):
     input_serializer = s.RefreshIn
+    error_statuses = {401: "The refresh token is invalid or expired (TOKEN_INVALID)"}
 
     @extend_schema(request=s.RefreshIn, responses={200: s.EmptyOut}, summary="Revoke a refresh token")
     def post(self, request):

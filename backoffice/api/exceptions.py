@@ -1,10 +1,25 @@
-"""The one exception handler: every API error leaves in the contract's envelope."""
+"""The one exception path: every API error leaves in the contract's envelope.
+
+``answer_for(exc)`` decides status, message, code and details for any exception; DRF's exception
+handler (``exception_handler``), the API middleware (``json_error``) and Django's error handlers
+(``backoffice.api.views.error_400`` ...) all render what it decides, so an error reads the same
+whichever layer caught it. Outages map to 503 ``SERVICE_UNAVAILABLE`` (a retry helps), never 500.
+"""
 
 import logging
+from dataclasses import dataclass, field
 
+from django.core.exceptions import (
+    DisallowedHost,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.db import DataError, InterfaceError, OperationalError
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 
@@ -14,41 +29,94 @@ from backoffice.errors import DomainError, django_validation_details
 
 logger = logging.getLogger("backoffice.api")
 
+UNAVAILABLE = "Service temporarily unavailable, try again shortly"
 
-def render(status: int, message: str, code: str | None = None, details: dict | None = None, headers=None) -> Response:
-    return Response(error_body(status, message, code, details), status=status, headers=headers)
+
+@dataclass
+class Answer:
+    status: int
+    message: str
+    code: str | None = None
+    details: dict | None = None
+    headers: dict = field(default_factory=dict)
+
+    def body(self) -> dict:
+        return error_body(self.status, self.message, self.code, self.details)
+
+
+def _cache_errors() -> tuple[type[BaseException], ...]:
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:  # pragma: no cover - redis is a requirement
+        return ()
+    return (RedisConnectionError, RedisTimeoutError)
+
+
+def _drf_answer(exc: exceptions.APIException) -> Answer:
+    if isinstance(exc, exceptions.ValidationError):
+        return Answer(400, "Validation error", "VALIDATION_ERROR", flatten(exc.detail))
+    if isinstance(exc, exceptions.ParseError):
+        return Answer(400, f"Malformed request body: {exc.detail}", "VALIDATION_ERROR")
+    if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
+        message = exc.detail if isinstance(exc.detail, str) else "Authentication failed"
+        return Answer(401, str(message), "UNAUTHORIZED", headers={"WWW-Authenticate": 'Bearer realm="api"'})
+    if isinstance(exc, exceptions.Throttled):
+        return Answer(429, "Too many requests", "RATE_LIMITED")
+    codes = {
+        exceptions.PermissionDenied: "FORBIDDEN",
+        exceptions.NotFound: "NOT_FOUND",
+        exceptions.MethodNotAllowed: "METHOD_NOT_ALLOWED",
+        exceptions.NotAcceptable: "NOT_ACCEPTABLE",
+        exceptions.UnsupportedMediaType: "UNSUPPORTED_MEDIA_TYPE",
+    }
+    code = next((code for cls, code in codes.items() if isinstance(exc, cls)), None)
+    return Answer(exc.status_code, str(exc.detail), code)
+
+
+def answer_for(exc: BaseException) -> Answer:
+    """The envelope for ``exc``; anything not recognised is a logged 500 that reveals nothing."""
+    if isinstance(exc, DomainError):
+        return Answer(exc.status, exc.message, exc.code, exc.details, dict(getattr(exc, "headers", None) or {}))
+    if isinstance(exc, exceptions.APIException):
+        return _drf_answer(exc)
+    if isinstance(exc, Http404):
+        return Answer(404, "Not found", "NOT_FOUND")
+    if isinstance(exc, DjangoPermissionDenied):
+        return Answer(403, "You do not have permission to perform this action", "FORBIDDEN")
+    if isinstance(exc, DjangoValidationError):
+        return Answer(400, "Validation error", "VALIDATION_ERROR", django_validation_details(exc))
+    if isinstance(exc, RequestDataTooBig):
+        return Answer(413, "Request body is too large", "PAYLOAD_TOO_LARGE")
+    if isinstance(exc, TooManyFieldsSent):
+        return Answer(400, "Too many parameters or form fields", "VALIDATION_ERROR")
+    if isinstance(exc, TooManyFilesSent):
+        return Answer(400, "Too many files", "VALIDATION_ERROR")
+    if isinstance(exc, DisallowedHost):
+        return Answer(400, "The Host header names a host this server does not serve", "VALIDATION_ERROR")
+    if isinstance(exc, SuspiciousOperation):  # a bad session cookie, a malformed multipart...: the request's fault
+        return Answer(400, "Bad request", "VALIDATION_ERROR")
+    if isinstance(exc, (OperationalError, InterfaceError, *_cache_errors())):
+        logger.error("service unavailable: %s: %s", type(exc).__name__, str(exc).strip()[:200])
+        return Answer(503, UNAVAILABLE, "SERVICE_UNAVAILABLE", headers={"Retry-After": "5"})
+    if isinstance(exc, DataError):
+        # the database refused a value no serializer caught (an out-of-range number, ...): the input's fault
+        logger.warning("database refused a value: %s", str(exc).strip()[:200])
+        return Answer(400, "A value is out of range or malformed", "VALIDATION_ERROR")
+    logger.error("Unhandled error", exc_info=exc)
+    return Answer(500, "Internal server error", "INTERNAL_ERROR")
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, DomainError):
-        return render(exc.status, exc.message, exc.code, exc.details)
-    if isinstance(exc, Http404):
-        return render(404, "Not found", "NOT_FOUND")
-    if isinstance(exc, DjangoPermissionDenied):
-        return render(403, "You do not have permission to perform this action", "FORBIDDEN")
-    if isinstance(exc, DjangoValidationError):
-        return render(400, "Validation error", "VALIDATION_ERROR", django_validation_details(exc))
-    if isinstance(exc, exceptions.ValidationError):
-        details = flatten(exc.detail)
-        return render(400, "Validation error", "VALIDATION_ERROR", details)
-    if isinstance(exc, exceptions.ParseError):
-        return render(400, f"Malformed request body: {exc.detail}", "VALIDATION_ERROR")
-    if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
-        message = exc.detail if isinstance(exc.detail, str) else "Authentication failed"
-        return render(401, str(message), "UNAUTHORIZED", headers={"WWW-Authenticate": 'Bearer realm="api"'})
-    if isinstance(exc, exceptions.PermissionDenied):
-        return render(403, str(exc.detail), "FORBIDDEN")
-    if isinstance(exc, exceptions.NotFound):
-        return render(404, str(exc.detail), "NOT_FOUND")
-    if isinstance(exc, exceptions.MethodNotAllowed):
-        return render(405, str(exc.detail), "METHOD_NOT_ALLOWED")
-    if isinstance(exc, exceptions.NotAcceptable):
-        return render(406, str(exc.detail), "NOT_ACCEPTABLE")
-    if isinstance(exc, exceptions.UnsupportedMediaType):
-        return render(415, str(exc.detail), "UNSUPPORTED_MEDIA_TYPE")
-    if isinstance(exc, exceptions.Throttled):
-        return render(429, "Too many requests", "RATE_LIMITED")
-    if isinstance(exc, exceptions.APIException):
-        return render(exc.status_code, str(exc.detail), None)
-    logger.exception("Unhandled error in %s", context.get("view").__class__.__name__ if context else "?")
-    return render(500, "Internal server error", "INTERNAL_ERROR")
+    """DRF's handler: every exception a view raises, rendered in the envelope."""
+    answer = answer_for(exc)
+    return Response(answer.body(), status=answer.status, headers=answer.headers or None)
+
+
+def json_error(answer: Answer) -> JsonResponse:
+    """The same envelope outside DRF (middleware, Django's error handlers)."""
+    response = JsonResponse(answer.body(), status=answer.status)
+    response["Content-Length"] = str(len(response.content))
+    for name, value in answer.headers.items():
+        response[name] = value
+    return response

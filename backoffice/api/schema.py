@@ -3,7 +3,10 @@
 Success bodies are wrapped in ``{success, data, message?}`` (lists already
 come wrapped by the pagination class, and views that stream files opt out
 with ``envelope = False``); every operation lists the error envelope for
-the statuses it can return.
+the statuses it can return: those every request can meet (400 from the input
+checks, 404, 405, 429, 500, 503), 401/403 where a token is needed, 409 on
+writes, 413/415 where a body is read, and what a view declares beyond these
+in ``error_statuses`` (``{401: "Wrong credentials"}`` on a login).
 """
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -39,9 +42,13 @@ ERROR_DESCRIPTIONS = {
     "404": "Not found",
     "405": "Method not allowed",
     "409": "Conflict",
+    "413": "Request body too large",
+    "415": "Unsupported media type",
     "429": "Rate limited",
     "500": "Internal error",
+    "503": "A part of the service (database, cache) is unavailable; retry later",
 }
+BODY_METHODS = {"POST", "PUT", "PATCH"}
 
 
 def wrap_success(schema: dict) -> dict:
@@ -71,15 +78,27 @@ class EnvelopeAutoSchema(AutoSchema):
                     paginated = schema.get("$ref", "").rsplit("/", 1)[-1].startswith("Paginated")
                     if not paginated and "success" not in (schema.get("properties") or {}):
                         content["schema"] = wrap_success(schema)
-        for code, description in ERROR_DESCRIPTIONS.items():
-            if code in ("401", "403") and not self.get_auth():
-                continue
-            if code == "409" and self.method == "GET":
+        for code, response in responses.items():
+            # an error a view declared with only a description (extend_schema) is the envelope too
+            if str(code)[0] in "45" and not response.get("content"):
+                response["content"] = {"application/json": {"schema": ERROR_SCHEMA}}
+        declared = {str(status): text for status, text in (getattr(self.view, "error_statuses", None) or {}).items()}
+        for code, description in {**ERROR_DESCRIPTIONS, **declared}.items():
+            if code not in declared and not self._can_answer(code):
                 continue
             responses.setdefault(
                 code, {"description": description, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
             )
-        return responses
+        return dict(sorted(responses.items(), key=lambda item: str(item[0])))
+
+    def _can_answer(self, code: str) -> bool:
+        if code in ("401", "403"):
+            return bool(self.get_auth())
+        if code == "409":
+            return self.method != "GET"
+        if code in ("413", "415"):
+            return self.method in BODY_METHODS
+        return True
 
 
 class BearerJWTScheme(OpenApiAuthenticationExtension):

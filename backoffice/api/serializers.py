@@ -1,8 +1,14 @@
 """Shapes every app shares: the token endpoints' bodies, the staff record, and input fields and mixins."""
 
+import re
 from collections.abc import Mapping
+from decimal import Decimal
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from backoffice.api.strictjson import JsonNumber
+from backoffice.jsondepth import JsonDepthValidator
 
 
 class AdminLoginIn(serializers.Serializer):
@@ -94,11 +100,74 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class BoundedJSONField(serializers.JSONField):
+    """Any JSON value to be stored, nested at most ``MAX_STORED_JSON_DEPTH`` levels (``backoffice.jsondepth``)."""
+
+    default_validators = [JsonDepthValidator()]
+
+
+class BoundedJSONObjectField(serializers.DictField):
+    """A JSON object to be stored, nested at most ``MAX_STORED_JSON_DEPTH`` levels."""
+
+    default_validators = [JsonDepthValidator()]
+
+
+# A plain decimal written with ASCII digits: no sign other than "-", no exponent, no underscore, no spaces.
+_PLAIN_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
+CENT = Decimal("0.01")
+
+
+@extend_schema_field(
+    {
+        "type": "number",
+        "format": "decimal",
+        "multipleOf": 0.01,
+        "description": 'Emalangeni: a JSON number with at most 2 decimals (a string such as "10.50" is accepted too)',
+    }
+)
 class MoneyField(serializers.DecimalField):
-    """Emalangeni: a JSON number with at most two decimals, exact (Decimal) both ways, as the ledger stores it."""
+    """Emalangeni, exact both ways: the one field every amount of the API goes through.
+
+    Input is read from the text the client wrote, never through a binary float: a JSON number
+    (``backoffice.api.strictjson.JsonNumber`` keeps its literal) or a string holding a plain decimal
+    (``"10.50"``, accepted for clients that send money as text). Refused: more than two decimal places by
+    value (``10.500`` is 10.50 and fine; ``0.0099999999999999999`` is not), exponents (``1e2``),
+    underscores, signs other than ``-``, digits of other scripts or fullwidth digits, booleans, NaN and
+    infinities. Output is a JSON number (``coerce_to_string=False``).
+    """
+
+    default_error_messages = {
+        "invalid": "Must be a number with at most 2 decimal places, such as 10.50.",
+        "exponent": "Write the amount without an exponent, such as 100.50.",
+    }
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_digits", 14)
         kwargs.setdefault("decimal_places", 2)
         kwargs.setdefault("coerce_to_string", False)
         super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            self.fail("invalid")
+        if isinstance(data, int):
+            text = str(data)
+        elif isinstance(data, JsonNumber):
+            text = data.text
+        elif isinstance(data, float):  # not from a request body (a test, a caller in code): its shortest text
+            text = repr(data)
+        elif isinstance(data, str):
+            text = data
+        else:
+            self.fail("invalid")
+        if "e" in text.lower() and isinstance(data, float):
+            self.fail("exponent")
+        if not _PLAIN_DECIMAL.fullmatch(text):
+            self.fail("invalid")
+        # counted on the text, so no digit string is ever rounded to the decimal context's precision
+        whole, _, fraction = text.lstrip("-").partition(".")
+        if len(fraction.rstrip("0")) > self.decimal_places:
+            self.fail("max_decimal_places", max_decimal_places=self.decimal_places)
+        if len(whole.lstrip("0")) > self.max_digits - self.decimal_places:
+            self.fail("max_whole_digits", max_whole_digits=self.max_digits - self.decimal_places)
+        return Decimal(text).quantize(CENT)

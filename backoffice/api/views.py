@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.core.files.storage import default_storage
 from django.db import connection
 from django.http import FileResponse
+from django.views import defaults
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes, permission_classes, schema
@@ -13,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backoffice.api.envelope import error_body, ok
+from backoffice.api.exceptions import answer_for, json_error
 from backoffice.api.permissions import IsStaff, Public
 from backoffice.api.serializers import StaffMeOut
 from backoffice.errors import NotFound
@@ -82,6 +84,33 @@ class HealthView(APIView):
 @schema(None)
 def api_not_found(request, *args, **kwargs):
     raise NotFound("Endpoint not found")
+
+
+def _api_or_html(request, exception, status: int, html_view, *args):
+    """Django's error page for ``status``: the envelope under /api/, Django's own HTML elsewhere."""
+    from backoffice.middleware import is_api, status_answer
+
+    if not is_api(request):
+        return html_view(request, *args)
+    if exception is not None and status == 400:
+        return json_error(answer_for(exception))
+    return json_error(status_answer(status))
+
+
+def error_400(request, exception=None):
+    return _api_or_html(request, exception, 400, defaults.bad_request, exception)
+
+
+def error_403(request, exception=None):
+    return _api_or_html(request, exception, 403, defaults.permission_denied, exception)
+
+
+def error_404(request, exception=None):
+    return _api_or_html(request, exception, 404, defaults.page_not_found, exception)
+
+
+def error_500(request):
+    return _api_or_html(request, None, 500, defaults.server_error)
 
 
 class StaffMeView(APIView):

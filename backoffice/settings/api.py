@@ -4,10 +4,11 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["backoffice.api.authentication.StaffJWTAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["backoffice.api.permissions.RolePermission"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # strict JSON (depth, duplicate keys, NUL, exact numbers) and size-capped forms: backoffice.api.parsers
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
-        "rest_framework.parsers.MultiPartParser",
-        "rest_framework.parsers.FormParser",
+        "backoffice.api.parsers.StrictJSONParser",
+        "backoffice.api.parsers.StrictMultiPartParser",
+        "backoffice.api.parsers.StrictFormParser",
     ],
     "DEFAULT_FILTER_BACKENDS": ["backoffice.api.filters.FilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "backoffice.api.pagination.EnvelopePagination",

@@ -50,16 +50,19 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: it wraps every other layer, so nothing under /api/ leaves as HTML (backoffice.middleware)
+    "backoffice.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "backoffice.middleware.ApiErrorMiddleware",
     "backoffice.middleware.RateLimitMiddleware",
+    "backoffice.middleware.ApiInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "backoffice.middleware.AdminSecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "backoffice.urls"

@@ -34,5 +34,8 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+# A JSON or form body above this is 413 (files of upload endpoints have their own caps: docs/uploads.md);
+# more query parameters or form fields than this is 400.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024

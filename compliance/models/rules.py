@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from backoffice.jsondepth import BoundedJSONField
 from compliance.choices import RuleType, Severity
 
 
@@ -20,8 +21,8 @@ class AMLRule(models.Model):
     description = models.TextField(blank=True, default="")
     category = models.CharField(max_length=64, blank=True, default="")
     rule_type = models.CharField(max_length=32, choices=RuleType.choices, db_index=True)
-    conditions = models.JSONField()
-    actions = models.JSONField(default=dict, blank=True)
+    conditions = BoundedJSONField()
+    actions = BoundedJSONField(default=dict, blank=True)
     severity = models.CharField(max_length=8, choices=Severity.choices, default=Severity.MEDIUM)
     is_active = models.BooleanField(default=False, db_index=True)
     priority = models.PositiveSmallIntegerField(default=100)

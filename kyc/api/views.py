@@ -1,7 +1,7 @@
 """/admin/users and /auth/user/...: thin views over kyc.selectors (reads) and kyc.services (writes)."""
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework.decorators import action
 
 from backoffice.api.auth_views import PrincipalLoginView, PrincipalRegisterView
@@ -132,7 +132,10 @@ class UserViewSet(ApiViewSet):
         summary="Credit a user's wallet (admin credit)",
         request=s.AddBalanceIn,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: s.AddBalanceOut},
+        responses={
+            200: s.AddBalanceOut,
+            422: OpenApiResponse(description="The Idempotency-Key was used with another body (IDEMPOTENCY_KEY_REUSED)"),
+        },
     )
     @action(detail=True, methods=["post"], url_path="add-balance", **SINGLE)
     def add_balance(self, request, pk=None):

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from backoffice.api.serializers import RejectUnknownFieldsMixin
+from backoffice.api.serializers import BoundedJSONField, BoundedJSONObjectField, RejectUnknownFieldsMixin
 from compliance.choices import Severity
 from compliance.models import AMLRule
 
@@ -50,8 +50,8 @@ class RuleCreateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(required=False, allow_blank=True, default="")
     category = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
-    conditions = serializers.JSONField()
-    actions = serializers.DictField(required=False, default=dict)
+    conditions = BoundedJSONField()
+    actions = BoundedJSONObjectField(required=False, default=dict)
     severity = serializers.ChoiceField(choices=Severity.choices, required=False, default=Severity.MEDIUM)
     isActive = StrictBoolean(required=False, default=False, source="is_active")
     priority = PriorityField(required=False, default=100, error_messages=PRIORITY_ERRORS)
@@ -63,8 +63,8 @@ class RuleUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
     description = serializers.CharField(required=False, allow_blank=True)
     category = serializers.CharField(max_length=64, required=False, allow_blank=True)
-    conditions = serializers.JSONField(required=False)
-    actions = serializers.DictField(required=False)
+    conditions = BoundedJSONField(required=False)
+    actions = BoundedJSONObjectField(required=False)
     severity = serializers.ChoiceField(choices=Severity.choices, required=False)
     isActive = StrictBoolean(required=False, source="is_active")
     priority = PriorityField(required=False, error_messages=PRIORITY_ERRORS)
