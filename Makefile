@@ -46,7 +46,7 @@ test: install lint
 	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
 		$(PY) manage.py makemigrations --check --dry-run
 	ENVIRONMENT=production DEBUG=false SECRET_KEY=$$($(PY) -c "import secrets; print(secrets.token_urlsafe(50))") \
-		SECURE_SSL_REDIRECT=true SESSION_COOKIE_SECURE=true CSRF_COOKIE_SECURE=true SECURE_HSTS_SECONDS=31536000 \
+		SECURE_HTTPS=true \
 		$(PY) manage.py check --deploy --fail-level WARNING
 	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
 		$(PY) -m pytest $(PYTEST_ARGS)

@@ -10,7 +10,11 @@ class BackofficeConfig(AppConfig):
 
         principals.register(
             principals.PrincipalKind(
-                kind=tokens.STAFF, model="backoffice.Staff", login_field="email", active={"is_active": True}
+                kind=tokens.STAFF,
+                model="backoffice.Staff",
+                login_field="email",
+                active={"is_active": True},
+                generation_field="token_generation",
             )
         )
         otp.backends.check()

@@ -44,10 +44,17 @@ class Staff(AbstractBaseUser):
     role = models.CharField(max_length=32, choices=StaffRole.choices, default=StaffRole.SUPPORT)
     is_active = models.BooleanField(default=True)
     is_superuser = models.BooleanField(default=False, help_text="Superusers are always administrators.")
+    token_generation = models.PositiveIntegerField(
+        default=0, editable=False, help_text="Grows when every session must end; tokens of an older one are refused."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = StaffManager()
+
+    # A change to any of these ends every session of the account (backoffice.tokens): a new password
+    # (changed or reset, wherever), another role, deactivation (and reactivation).
+    SESSION_FIELDS = ("password", "role", "is_active", "is_superuser")
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
@@ -60,6 +67,30 @@ class Staff(AbstractBaseUser):
 
     def __str__(self):
         return f"{self.full_name} <{self.email}>" if self.full_name else self.email
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        staff = super().from_db(db, field_names, values)
+        staff._session_state = staff._current_session_state()
+        return staff
+
+    def refresh_from_db(self, *args, **kwargs):
+        super().refresh_from_db(*args, **kwargs)
+        self._session_state = self._current_session_state()
+
+    def _current_session_state(self) -> dict:
+        # __dict__, not getattr: a field deferred by .only() must not cost a query here
+        return {name: self.__dict__[name] for name in self.SESSION_FIELDS if name in self.__dict__}
+
+    def save(self, *args, **kwargs):
+        before = getattr(self, "_session_state", None)
+        now = self._current_session_state()
+        if before is not None and any(before[name] != now.get(name, before[name]) for name in before):
+            self.token_generation += 1
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "token_generation"}
+        super().save(*args, **kwargs)
+        self._session_state = self._current_session_state()
 
     def clean(self):
         self.email = (self.email or "").strip().lower()

@@ -30,6 +30,9 @@ class PrincipalKind:
     ``unique_messages``: the 409 message for each unique field a registration may clash on, checked in
     order; ``clash_message`` answers a clash only the database saw (two registrations racing).
     ``verifies_phone``: the kind proves its phone number with a one-time code.
+    ``generation_field``: an integer field of the model that grows whenever the principal's sessions must
+    end (staff: a new password, another role, deactivation). Tokens carry it; a token issued under an
+    older value is refused (``backoffice.tokens``). None: the kind's sessions end only by expiry or logout.
     """
 
     kind: str
@@ -41,6 +44,7 @@ class PrincipalKind:
     unique_messages: dict[str, str] = field(default_factory=dict)
     clash_message: str = "An account with these details already exists"
     verifies_phone: bool = False
+    generation_field: str | None = None
 
     @property
     def model_class(self) -> type[Model]:
@@ -79,6 +83,14 @@ def load_active(kind: str, principal_id) -> Model | None:
 
 def is_active(kind: str, principal_id) -> bool:
     return load_active(kind, principal_id) is not None
+
+
+def generation_of(kind: str, principal: Model) -> int:
+    """The principal's token generation (0 for a kind that has none)."""
+    spec = _KINDS.get(kind)
+    if spec is None or spec.generation_field is None:
+        return 0
+    return int(getattr(principal, spec.generation_field) or 0)
 
 
 def find_by_phone(phone_number: str) -> list[Model]:

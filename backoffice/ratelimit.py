@@ -3,8 +3,16 @@
 ``standard`` is per principal (per IP when anonymous), ``auth`` per IP on
 every /auth/ endpoint, ``bulk`` per principal on bulk uploads. A request
 counts against exactly one group, and its response reports that group.
+
+When the cache cannot be reached, ``RATELIMIT_FAIL_OPEN`` decides: serve the
+request uncounted (the default: an outage of the cache must not become an
+outage of the API) or refuse it with 503. Either way the failure is counted
+(``counter_failures``) and logged under the stable name
+``ratelimit.cache_unavailable`` for an operator's alerting.
 """
 
+import logging
+import threading
 import time
 from dataclasses import dataclass
 
@@ -12,7 +20,56 @@ from django.conf import settings
 from django_ratelimit.core import _split_rate, get_usage
 
 from backoffice import tokens
+from backoffice.errors import ServiceUnavailable
 from backoffice.request_context import client_ip
+
+logger = logging.getLogger("backoffice.ratelimit")
+LOG_EVERY_SECONDS = 10
+
+
+class _FailureCounter:
+    """Cache failures seen by this process, and when the last log line about them was written."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.total = 0
+        self._logged_at = 0.0
+
+    def record(self, exc: Exception, *, fail_open: bool) -> None:
+        with self._lock:
+            self.total += 1
+            now = time.monotonic()
+            due = now - self._logged_at >= LOG_EVERY_SECONDS
+            if due:
+                self._logged_at = now
+            total = self.total
+        if due:  # one line per interval however many requests fail, carrying the running total
+            logger.error(
+                "ratelimit.cache_unavailable failures=%d mode=%s error=%s: %s",
+                total,
+                "open" if fail_open else "closed",
+                type(exc).__name__,
+                str(exc)[:200],
+            )
+
+
+counter_failures = _FailureCounter()
+
+
+def guarded(operation, *, default):
+    """Run ``operation`` (a cache read or write of a limiter); on a cache failure apply the fail-open policy.
+
+    Fail open: count and log the failure, return ``default``. Fail closed: raise 503.
+    """
+    try:
+        return operation()
+    except Exception as exc:  # any backend's error: a cache outage must never surface as a 500
+        fail_open = settings.RATELIMIT_FAIL_OPEN
+        counter_failures.record(exc, fail_open=fail_open)
+        if fail_open:
+            return default
+        raise ServiceUnavailable("Rate limiting is unavailable, try again shortly") from None
+
 
 API_PREFIX = "/api/"
 AUTH_PREFIX = "/api/v1/auth/"
@@ -58,7 +115,7 @@ def hit(request) -> Usage | None:
     """Count this request against its group; None when rate limiting is off."""
     group = group_for(request.path)
     rate = _rate(group)
-    usage = get_usage(request, group=f"api.{group}", key=_key, rate=rate, increment=True)
+    usage = guarded(lambda: get_usage(request, group=f"api.{group}", key=_key, rate=rate, increment=True), default=None)
     if usage is None:
         return None
     limit, _period = _split_rate(rate)

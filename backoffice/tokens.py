@@ -4,8 +4,23 @@ Each token carries ``kind`` and ``sub`` (the principal's id). Refresh tokens
 rotate: using one blacklists it (simplejwt's blacklist app), so a replayed
 refresh token is refused. The blacklist insert is what decides a race: two
 concurrent refreshes with one token cannot both succeed.
+
+Sessions end:
+
+* **on demand, all at once**: tokens carry ``gen``, the principal's token
+  generation (``PrincipalKind.generation_field``). Staff bump it when their
+  password, role or active flag changes (``Staff.save``), and every access and
+  refresh token issued before is refused from the next request on. One integer
+  on the principal, read with the row authentication loads anyway: no per-token
+  rows to find and blacklist, and access tokens die at once too, not 15 minutes
+  later.
+* **at the latest ``REFRESH_SESSION_MAX_DAYS`` after signing in**: tokens carry
+  ``sst``, the time of the login that opened the session; rotation copies it and
+  refuses a session older than the limit, and a rotated refresh token never
+  expires later than the session does.
 """
 
+import time
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -45,10 +60,24 @@ def _record_outstanding(refresh: RefreshToken) -> None:
     )
 
 
-def issue_pair(*, kind: str, principal_id) -> TokenPair:
+def _session_limit() -> int:
+    return settings.REFRESH_SESSION_MAX_DAYS * 86400
+
+
+def issue_pair(*, kind: str, principal_id, principal=None, session_start: int | None = None) -> TokenPair:
+    """A new access/refresh pair for the principal; ``session_start`` (epoch seconds) carries a session on.
+
+    ``principal`` saves a query when the caller has the row; otherwise its generation is read.
+    """
+    if principal is None:
+        principal = principals.get(kind).model_class.objects.filter(pk=principal_id).first()
     refresh = RefreshToken()
     refresh["kind"] = kind
     refresh["sub"] = str(principal_id)
+    refresh["gen"] = principals.generation_of(kind, principal) if principal is not None else 0
+    refresh["sst"] = int(session_start if session_start is not None else time.time())
+    # a rotated token lives no longer than its session may
+    refresh["exp"] = min(int(refresh["exp"]), refresh["sst"] + _session_limit())
     _record_outstanding(refresh)
     return TokenPair(access=str(refresh.access_token), refresh=str(refresh))
 
@@ -88,9 +117,18 @@ def rotate(*, raw_refresh: str) -> tuple[str, str, TokenPair]:
     if not _revoke(token):
         raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
     kind, sub = token["kind"], token["sub"]
-    if not principals.is_active(kind, sub):
+    principal = principals.load_active(kind, sub)
+    if principal is None or not is_current(kind, principal, token):
         raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
-    return kind, sub, issue_pair(kind=kind, principal_id=sub)
+    session_start = int(token.get("sst", token.get("iat", 0)))
+    if time.time() - session_start > _session_limit():
+        raise Unauthorized("The session has expired; sign in again", code="TOKEN_INVALID")
+    return kind, sub, issue_pair(kind=kind, principal_id=sub, principal=principal, session_start=session_start)
+
+
+def is_current(kind: str, principal, token) -> bool:
+    """Whether ``token`` was issued under the principal's present generation (no session-ending change since)."""
+    return int(token.get("gen", 0)) == principals.generation_of(kind, principal)
 
 
 @transaction.atomic
@@ -99,13 +137,13 @@ def revoke(*, raw_refresh: str) -> None:
     _revoke(token)
 
 
-def decode_access(raw: str) -> tuple[str, str]:
-    """(kind, sub) of a valid access token; raises TokenError otherwise."""
+def decode_access(raw: str) -> AccessToken:
+    """A valid access token naming a principal (``kind``, ``sub``); raises TokenError otherwise."""
     token = AccessToken(raw)
     kind, sub = token.get("kind"), token.get("sub")
     if kind not in principals.kinds() or not sub:
         raise TokenError("Token has no principal")
-    return kind, sub
+    return token
 
 
 def peek_principal(raw: str) -> tuple[str, str] | None:

@@ -35,13 +35,14 @@ class PrincipalJWTAuthentication(BaseAuthentication):
         if raw is None:
             return None
         try:
-            kind, sub = tokens.decode_access(raw)
+            token = tokens.decode_access(raw)
         except TokenError:
             raise exceptions.AuthenticationFailed(BAD_TOKEN) from None
+        kind, sub = token["kind"], token["sub"]
         if kind != self.kind:
             raise exceptions.AuthenticationFailed("This token is not valid for this endpoint")
         principal = principals.load_active(kind, sub)
-        if principal is None:
+        if principal is None or not tokens.is_current(kind, principal, token):
             raise exceptions.AuthenticationFailed(BAD_TOKEN)
         return principal, raw
 

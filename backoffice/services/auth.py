@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from backoffice import principals, tokens
+from backoffice import login_guard, principals, tokens
 from backoffice.errors import Conflict, InvalidCredentials, ValidationFailed, django_validation_details
 from backoffice.otp import InvalidCode, otp_check, otp_issue
 from backoffice.phones import try_normalise_phone
@@ -47,20 +47,30 @@ def _login_value(kind: principals.PrincipalKind, raw: str) -> str | None:
 def principal_login(*, kind: str, login: str, password: str) -> tuple[Model, tokens.TokenPair]:
     """Check the password of the principal of ``kind`` whose login field is ``login``; issue a token pair.
 
-    The same InvalidCredentials, in the same time, whether the account exists or not.
+    The same InvalidCredentials, in the same time, whether the account exists or not. Failures count
+    towards the login name's lockout (``backoffice.login_guard``); a locked name is refused before its
+    password is looked at.
     """
     spec = principals.get(kind)
     value = _login_value(spec, login)
+    login_guard.check_account(kind=kind, login=value or login)
     principal = None
     if value is not None:
         lookup = {f"{spec.login_field}__iexact" if spec.login_field == "email" else spec.login_field: value}
         rows = spec.active if spec.login_filter is None else spec.login_filter
         principal = spec.model_class.objects.filter(**lookup, **rows).first()
-    check_password_or_fail(principal, password)
+    try:
+        check_password_or_fail(principal, password)
+    except InvalidCredentials:
+        login_guard.record_failure(
+            kind=kind, login=value or login, principal_id=getattr(principal, "pk", None), via="api"
+        )
+        raise
+    login_guard.record_success(kind=kind, login=value or login)
     if spec.login_checks is not None:
         spec.login_checks(principal)
     spec.model_class.objects.filter(pk=principal.pk).update(last_login=timezone.now())
-    return principal, tokens.issue_pair(kind=kind, principal_id=principal.pk)
+    return principal, tokens.issue_pair(kind=kind, principal_id=principal.pk, principal=principal)
 
 
 @transaction.atomic

@@ -26,6 +26,8 @@ UNFOLD = {
             "950": "2 44 34",
         },
     },
+    # sign-in throttled per address and per account, like the API's logins
+    "LOGIN": {"form": "backoffice.admin_login.ThrottledLoginForm"},
     "SIDEBAR": {
         "show_search": True,
         "show_all_applications": True,

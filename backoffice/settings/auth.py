@@ -17,6 +17,8 @@ LOGIN_REDIRECT_URL = "admin:index"
 
 ACCESS_TOKEN_MINUTES = env_int("ACCESS_TOKEN_MINUTES", 15, minimum=1)
 REFRESH_TOKEN_DAYS = env_int("REFRESH_TOKEN_DAYS", 7, minimum=1)
+# However often a refresh token is rotated, its session ends this long after the login that opened it.
+REFRESH_SESSION_MAX_DAYS = env_int("REFRESH_SESSION_MAX_DAYS", 7, minimum=1)
 SIMPLE_JWT = {
     "ACCESS_TOKEN_LIFETIME": timedelta(minutes=ACCESS_TOKEN_MINUTES),
     "REFRESH_TOKEN_LIFETIME": timedelta(days=REFRESH_TOKEN_DAYS),

@@ -27,5 +27,11 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
     }
     _db.setdefault("TEST", {})["NAME"] = None
+else:
+    # A persistent connection is checked before a request reuses it, so the first request after a
+    # database restart reconnects instead of failing on the dead socket; a database that does not
+    # answer costs a request DB_CONNECT_TIMEOUT seconds (then 503), not the operating system's minutes.
+    _db["CONN_HEALTH_CHECKS"] = True
+    _db.setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5, minimum=1, maximum=60)
 DATABASES = {"default": _db}
 IS_POSTGRES = _db["ENGINE"] == "django.db.backends.postgresql"

@@ -1,0 +1,37 @@
+"""The admin site's sign-in form, throttled like the API's logins (``backoffice.login_guard``).
+
+Per address: ``RATE_LIMIT_AUTH`` attempts a period. Per login name: a lock after
+``LOGIN_LOCKOUT_FAILURES`` failures, with a message saying so and an audit entry. Wrong credentials
+keep Django's one message, the same whether or not the account exists.
+"""
+
+from django.core.exceptions import ValidationError
+from unfold.forms import AuthenticationForm
+
+from backoffice import login_guard, tokens
+from backoffice.models import Staff
+
+TOO_MANY = "Too many sign-in attempts from your address. Wait a minute, then try again."
+
+
+class ThrottledLoginForm(AuthenticationForm):
+    def clean(self):
+        login = (self.cleaned_data.get("username") or "").strip().lower()
+        try:
+            login_guard.check_address(self.request, group="admin.login")
+            login_guard.check_account(kind=tokens.STAFF, login=login)
+        except login_guard.AccountLocked as exc:
+            raise ValidationError(exc.message, code="locked") from None
+        except login_guard.TooManyAttempts:
+            raise ValidationError(TOO_MANY, code="rate_limited") from None
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            staff_id = Staff.objects.filter(email__iexact=login).values_list("pk", flat=True).first() if login else None
+            if login and login_guard.record_failure(
+                kind=tokens.STAFF, login=login, principal_id=staff_id, via="admin site"
+            ):
+                raise ValidationError(login_guard.AccountLocked().message, code="locked") from None
+            raise
+        login_guard.record_success(kind=tokens.STAFF, login=login)
+        return cleaned

@@ -1,0 +1,95 @@
+"""Sign-in throttling shared by every login: the API's (staff, users, vendors) and the admin site's form.
+
+Two guards, both counted in the cache (shared by every server process):
+
+* **per address**: at most ``RATE_LIMIT_AUTH`` sign-in attempts a period from one client address. The
+  API's /auth/ endpoints get this from the rate-limit middleware; the admin site's form asks
+  ``address_allowed``.
+* **per account**: ``LOGIN_LOCKOUT_FAILURES`` failed sign-ins for one login name (e-mail or phone, of
+  any kind) within ``LOGIN_LOCKOUT_MINUTES`` lock that name for ``LOGIN_LOCKOUT_MINUTES``, whatever
+  address the attempts come from; the lock is written to the audit log. It is keyed by the name typed,
+  not by the account found, so it behaves the same for names that do not exist and reveals nothing.
+  A successful sign-in clears the count.
+
+A cache outage follows ``RATELIMIT_FAIL_OPEN`` like every limiter (``backoffice.ratelimit.guarded``):
+by default sign-in goes on unthrottled (passwords are still checked), logged and counted.
+"""
+
+import hashlib
+
+from django.conf import settings
+from django.core.cache import cache
+from django_ratelimit.core import get_usage
+
+from backoffice import ratelimit
+from backoffice.errors import DomainError
+from backoffice.request_context import client_ip
+
+
+class AccountLocked(DomainError):
+    status = 429
+    code = "ACCOUNT_LOCKED"
+
+    def __init__(self):
+        minutes = settings.LOGIN_LOCKOUT_MINUTES
+        super().__init__(
+            f"Too many failed sign-ins for this account; it is locked for {minutes} minutes. Try again later."
+        )
+        self.headers = {"Retry-After": str(minutes * 60)}
+
+
+class TooManyAttempts(DomainError):
+    status = 429
+    code = "RATE_LIMITED"
+    default_message = "Too many requests, slow down"
+
+
+def _name_key(kind: str, login: str) -> str:
+    digest = hashlib.sha256(f"{kind}:{(login or '').strip().lower()}".encode()).hexdigest()[:32]
+    return f"login-guard:{digest}"
+
+
+def check_account(*, kind: str, login: str) -> None:
+    """Raise AccountLocked while ``login`` is locked."""
+    if ratelimit.guarded(lambda: cache.get(_name_key(kind, login) + ":locked"), default=None):
+        raise AccountLocked()
+
+
+def record_failure(*, kind: str, login: str, principal_id=None, via: str) -> bool:
+    """Count a failed sign-in for ``login``; lock it (and audit the lock) at the threshold. True when it locked."""
+    key = _name_key(kind, login)
+    window = settings.LOGIN_LOCKOUT_MINUTES * 60
+
+    def count() -> int:
+        cache.add(key + ":failures", 0, window)
+        return cache.incr(key + ":failures")
+
+    failures = ratelimit.guarded(count, default=0)
+    if failures < settings.LOGIN_LOCKOUT_FAILURES:
+        return False
+    ratelimit.guarded(lambda: (cache.set(key + ":locked", 1, window), cache.delete(key + ":failures")), default=None)
+    from backoffice.services.audit import audit_record
+
+    audit_record(
+        actor=None,
+        action="login.locked",
+        object_type=kind,
+        object_id=principal_id or "",
+        changes={"login": (login or "").strip()[:254], "failures": failures, "minutes": window // 60, "via": via},
+    )
+    return True
+
+
+def record_success(*, kind: str, login: str) -> None:
+    ratelimit.guarded(lambda: cache.delete(_name_key(kind, login) + ":failures"), default=None)
+
+
+def check_address(request, *, group: str) -> None:
+    """Count one sign-in attempt from the request's address; raise TooManyAttempts past ``RATE_LIMIT_AUTH``."""
+    rate = settings.RATE_LIMIT_AUTH
+    usage = ratelimit.guarded(
+        lambda: get_usage(request, group=group, key=lambda _g, r: "ip:" + client_ip(r), rate=rate, increment=True),
+        default=None,
+    )
+    if usage is not None and usage["should_limit"]:
+        raise TooManyAttempts()
