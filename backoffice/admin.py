@@ -1,6 +1,9 @@
+import contextvars
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.models import Group
+from django.db import transaction
 from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 from unfold.admin import ModelAdmin
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
@@ -31,13 +34,28 @@ class StaffChangeForm(UserChangeForm):
         fields = ("email", "first_name", "last_name", "role", "is_active", "is_superuser")
 
 
+# The staff member changing a password in the admin site, for the form's save (Django's
+# user_change_password builds the form itself, with no way to hand it the request).
+_password_actor: contextvars.ContextVar = contextvars.ContextVar("staff_password_actor", default=None)
+
+
+class StaffPasswordChangeForm(AdminPasswordChangeForm):
+    """A password set in the admin site goes through the service: audited, and every session of the account ends."""
+
+    def save(self, commit=True):
+        staff = super().save(commit=False)
+        if commit:
+            services.staff_password_save(staff=staff, actor=_password_actor.get())
+        return staff
+
+
 @admin.register(Staff)
 class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
     """Staff accounts; only the admin role reaches this page (see backoffice.roles)."""
 
     form = StaffChangeForm
     add_form = StaffCreationForm
-    change_password_form = AdminPasswordChangeForm
+    change_password_form = StaffPasswordChangeForm
     list_display = ("email", "first_name", "last_name", "role", "is_active", "last_login", "created_at")
     list_filter = ("role", "is_active")
     search_fields = ("email", "first_name", "last_name")
@@ -59,6 +77,17 @@ class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         services.staff_admin_save(staff=obj, actor=request.user, changed_fields=list(form.changed_data))
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # staff are deactivated, never deleted: their name stays on what they did
+
+    def user_change_password(self, request, id, form_url=""):
+        token = _password_actor.set(request.user)
+        try:
+            with transaction.atomic():
+                return super().user_change_password(request, id, form_url)
+        finally:
+            _password_actor.reset(token)
 
 
 @admin.register(AuditLog)

@@ -9,9 +9,18 @@ from backoffice.services.auth import (
     principal_register,
     validate_new_password,
 )
-from backoffice.services.staff import staff_admin_save, staff_login, staff_upsert
+from backoffice.services.staff import (
+    LastAdministrator,
+    OwnAdminRole,
+    staff_admin_save,
+    staff_login,
+    staff_password_save,
+    staff_upsert,
+)
 
 __all__ = [
+    "LastAdministrator",
+    "OwnAdminRole",
     "audit_entry",
     "audit_record",
     "audit_record_many",
@@ -22,6 +31,7 @@ __all__ = [
     "principal_register",
     "staff_admin_save",
     "staff_login",
+    "staff_password_save",
     "staff_upsert",
     "validate_new_password",
 ]
