@@ -55,6 +55,22 @@ def _unique_ids(values: Iterable, field: str) -> list[uuid.UUID]:
     return list(seen)
 
 
+def _lock_subject(user_id) -> PlatformUser:
+    """The subject's row, locked until the report is saved, or 404.
+
+    A purge of the same user locks that row too, so the two queue: a purge that got there first has
+    deleted the row by the time this lock is granted (404, never a foreign-key error at commit); a
+    report that got there first exists when the purge looks for one (409 RETENTION_HOLD).
+    """
+    try:
+        user = PlatformUser.objects.select_for_update().filter(pk=uuid.UUID(str(user_id))).first()
+    except ValueError:
+        user = None
+    if user is None:
+        raise NotFound("User not found")
+    return user
+
+
 @transaction.atomic
 def sar_create(
     *,
@@ -76,12 +92,7 @@ def sar_create(
     """
     if not actor.has_capability("sars.file"):
         raise Forbidden("Your role does not allow filing a SAR")
-    try:
-        user = PlatformUser.objects.filter(pk=uuid.UUID(str(entity_user_id))).first()
-    except ValueError:
-        user = None
-    if user is None:
-        raise NotFound("User not found")
+    user = _lock_subject(entity_user_id)
 
     tx_ids = _unique_ids(related_transaction_ids, "related_transaction_ids")
     transactions = list(Transaction.objects.filter(pk__in=tx_ids, user=user).only("id"))
@@ -161,6 +172,8 @@ def sar_create_from_alert(*, alert: Alert, actor: Staff) -> SAR:
     neither changed. The SAR starts in DRAFT; the officer completes its
     description and moves it through the workflow.
     """
+    # the subject first, then the alert: the order a purge takes them in (user row, then its alerts)
+    _lock_subject(Alert.objects.filter(pk=alert.pk).values_list("user_id", flat=True).first())
     locked = Alert.objects.select_for_update(of=("self",)).select_related("rule").get(pk=alert.pk)
     if locked.is_closed:
         raise InvalidTransition(f"Cannot move alert from {locked.status} to {AlertStatus.CLOSED_SAR_FILED}")
