@@ -1,5 +1,6 @@
 """Admin pages of KYC users and their ledger. Every write calls kyc.services, so it lands in the audit log."""
 
+import re
 import uuid
 from decimal import Decimal
 
@@ -17,6 +18,7 @@ from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from kyc import selectors, services
 from kyc.choices import RiskRating, VerificationStatus
+from kyc.errors import IdempotencyKeyReused
 from kyc.filtersets import search_q
 from kyc.models import PlatformUser, Transaction
 
@@ -73,8 +75,13 @@ class CreditForm(forms.Form):
     )
     reason = forms.CharField(max_length=255, help_text="Why the wallet is credited (promotion, correction ...)")
     confirm = forms.BooleanField(label="I confirm this credit", required=True)
-    # one key per form shown: a double click or a browser resubmit credits once
+    # the key of this form, from its URL (credit_wallet): a double click, a reload or Back and resubmit credit once
     idempotency_key = forms.CharField(widget=forms.HiddenInput)
+
+
+# The form's key lives in its URL, so it is bound to the form, not to one rendering of it: Back returns
+# to the same URL (the browser may fetch it again) and the same key comes with it.
+FORM_KEY = re.compile(r"[0-9a-f]{32}")
 
 
 class UserChangeForm(forms.ModelForm):
@@ -249,6 +256,10 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     @action(description="Credit wallet", url_path="credit", permissions=["credit"], icon="payments")
     def credit_wallet(self, request, object_id):
         user = self._user_or_404(object_id)
+        key = request.GET.get("key", "")
+        if not FORM_KEY.fullmatch(key):
+            # a new form: give it its key in its URL (the redirect replaces this entry in the history)
+            return redirect(f"{request.path}?key={uuid.uuid4().hex}")
         if request.method == "POST":
             form = CreditForm(request.POST)
             if form.is_valid():
@@ -258,19 +269,35 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                         actor=request.user,
                         amount=form.cleaned_data["amount"],
                         reason=form.cleaned_data["reason"],
-                        idempotency_key=form.cleaned_data["idempotency_key"],
+                        idempotency_key=key,
                     )
+                except IdempotencyKeyReused:
+                    self.message_user(
+                        request,
+                        "This form was already used for another credit; nothing was credited. "
+                        "Open Credit wallet again for a new credit.",
+                        messages.ERROR,
+                    )
+                    return self._back(user)
                 except DomainError as exc:
                     self.message_user(request, exc.message, messages.ERROR)
                 else:
-                    self.message_user(
-                        request,
-                        f"Credited SZL {result.added_amount:,.2f}; balance now SZL {result.new_balance:,.2f}.",
-                        messages.SUCCESS,
-                    )
+                    if result.replayed:
+                        self.message_user(
+                            request,
+                            f"This credit was already applied ({result.reference}); nothing was credited again. "
+                            f"Balance SZL {user.balance:,.2f}.",
+                            messages.WARNING,
+                        )
+                    else:
+                        self.message_user(
+                            request,
+                            f"Credited SZL {result.added_amount:,.2f}; balance now SZL {result.new_balance:,.2f}.",
+                            messages.SUCCESS,
+                        )
                     return self._back(user)
         else:
-            form = CreditForm(initial={"idempotency_key": uuid.uuid4().hex})
+            form = CreditForm(initial={"idempotency_key": key})
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,

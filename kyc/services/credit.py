@@ -26,15 +26,18 @@ class CreditResult:
     new_balance: Decimal
     transaction_id: object
     reference: str
+    # True when the idempotency key had been used already: this is the first call's result, nothing moved now
+    replayed: bool = False
 
     @classmethod
-    def of(cls, request: CreditRequest) -> "CreditResult":
+    def of(cls, request: CreditRequest, *, replayed: bool = False) -> "CreditResult":
         return cls(
             previous_balance=request.previous_balance,
             added_amount=request.amount,
             new_balance=request.new_balance,
             transaction_id=request.transaction_id,
             reference=request.reference,
+            replayed=replayed,
         )
 
 
@@ -93,7 +96,7 @@ def _credit_once(*, user, actor, amount: Decimal, reason: str, key: str | None, 
         if previous is not None:
             if previous.fingerprint != fingerprint:
                 raise IdempotencyKeyReused()
-            return CreditResult.of(previous)
+            return CreditResult.of(previous, replayed=True)
     if locked.is_archived:
         raise UserArchived()
     previous_balance = locked.balance

@@ -39,7 +39,9 @@ def test_user_list_and_user_page(media):
         VerificationRecordFactory.create_batch(n, user=user)
 
     assert_flat(client, reverse("admin:kyc_platformuser_change", args=[user.pk]), grow_everything)
-    assert_flat(client, reverse("admin:kyc_platformuser_credit_wallet", args=[user.pk]), _ledger(user))
+    assert_flat(
+        client, reverse("admin:kyc_platformuser_credit_wallet", args=[user.pk]) + "?key=" + "a" * 32, _ledger(user)
+    )
 
 
 def test_ledger_pages():

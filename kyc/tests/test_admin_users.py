@@ -28,8 +28,11 @@ def change_url(user):
     return reverse("admin:kyc_platformuser_change", args=[user.pk])
 
 
-def credit_url(user):
-    return change_url(user).replace("/change/", "/credit/")
+FORM_KEY = "0123456789abcdef0123456789abcdef"
+
+
+def credit_url(user, key=FORM_KEY):
+    return change_url(user).replace("/change/", "/credit/") + (f"?key={key}" if key else "")
 
 
 def test_the_user_list_shows_badges_and_searches_like_the_api():
@@ -103,6 +106,33 @@ def test_finance_credits_a_wallet_through_the_form():
     client.post(credit_url(user), body)
     user.refresh_from_db()
     assert user.balance == Decimal("120.50")
+
+
+def test_a_new_credit_form_gets_its_key_in_its_url_so_back_and_resubmit_keep_it():
+    client, _ = browser("finance")
+    user = PlatformUserFactory()
+    first = client.get(credit_url(user, key=None))
+    second = client.get(credit_url(user, key=None))
+    assert first.status_code == second.status_code == 302
+    assert first["Location"].startswith(credit_url(user, key=None) + "?key=")
+    assert first["Location"] != second["Location"]  # each new form its own key
+    key = first["Location"].rsplit("=", 1)[1]
+    # the same URL again (Back, then the browser fetches the page anew) renders the same key
+    again = client.get(credit_url(user, key=key))
+    assert again.context["form"].initial["idempotency_key"] == key
+
+
+def test_resubmitting_a_used_credit_form_credits_nothing_and_says_so():
+    client, staff = browser("finance")
+    user = PlatformUserFactory()
+    body = {"amount": "40.00", "reason": "Promotion", "confirm": "on", "idempotency_key": "ignored"}
+    client.post(credit_url(user), body)
+    replay = client.post(credit_url(user), body, follow=True)
+    assert "already applied" in replay.content.decode()
+    edited = client.post(credit_url(user), {**body, "amount": "41.00"}, follow=True)
+    assert "already used for another credit" in edited.content.decode()
+    user.refresh_from_db()
+    assert user.balance == Decimal("40.00") and Transaction.objects.filter(user=user).count() == 1
 
 
 def test_the_credit_form_requires_confirmation_and_a_valid_amount():
