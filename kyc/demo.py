@@ -6,6 +6,7 @@ Deterministic (``random.Random(SEED)``, fixed dates) and idempotent: a user that
 """
 
 import datetime as dt
+import heapq
 import random
 from decimal import Decimal
 
@@ -13,7 +14,16 @@ from django.contrib.auth.hashers import make_password
 from django.core.files.base import ContentFile
 
 from backoffice.models import Staff
-from kyc.choices import Channel, DocumentType, RiskRating, Sex, TransactionType, VerificationStatus, VerificationType
+from kyc.choices import (
+    CREDIT_TYPES,
+    Channel,
+    DocumentType,
+    RiskRating,
+    Sex,
+    TransactionType,
+    VerificationStatus,
+    VerificationType,
+)
 from kyc.models import PlatformUser, VerificationRecord
 from kyc.pngs import solid_png
 from kyc.services import transaction_record, user_archive, user_document_store
@@ -126,66 +136,105 @@ def _record_verification(user: PlatformUser, profile: dict) -> None:
     VerificationRecord.objects.filter(pk=record.pk).update(created_at=started)
 
 
-def _ledger(rng: random.Random, user: PlatformUser, profile: dict, peers: list[PlatformUser], vendors, finance) -> int:
-    """A few months of everyday wallet life; debits never exceed the balance, so every row applies."""
-    balance = Decimal("0.00")
-    moment = profile["joined"] + dt.timedelta(days=1)
-    end = BASE + dt.timedelta(days=LEDGER_DAYS)
-    count = 0
-    while moment < end:
-        moment += dt.timedelta(hours=rng.randint(20, 110), minutes=rng.randint(0, 59))
-        count += 1
-        ref = f"DEMO-{profile['phone'][-5:]}-{count:04d}"
+class _Ledgers:
+    """Every demo wallet's ledger as one simulation in time order.
+
+    Each row is written when its moment comes up across all wallets, so a transfer lands in the
+    receiver's ledger between the receiver's own earlier and later rows, and every wallet's balance is
+    the ``balance_after`` of its last row in time order. No two rows of one wallet share a moment
+    (a clash moves the later one on by a second), so that order is never ambiguous.
+    """
+
+    def __init__(self, rng: random.Random, vendors, finance):
+        self.rng = rng
+        self.vendors = vendors
+        self.finance = finance
+        self.balances: dict = {}
+        self.last_moment: dict = {}
+        self.counts: dict = {}
+
+    def _moment(self, user, moment: dt.datetime) -> dt.datetime:
+        last = self.last_moment.get(user.pk)
+        if last is not None and moment <= last:
+            moment = last + dt.timedelta(seconds=1)
+        self.last_moment[user.pk] = moment
+        return moment
+
+    def _write(self, user, profile: dict, moment: dt.datetime, type: str, amount: Decimal, **fields) -> None:
+        self.counts[user.pk] = self.counts.get(user.pk, 0) + 1
+        transaction_record(
+            user=user,
+            type=type,
+            amount=amount,
+            reference=fields.pop("reference", None) or f"DEMO-{profile['phone'][-5:]}-{self.counts[user.pk]:04d}",
+            created_at=self._moment(user, moment),
+            region=profile["region"],
+            **fields,
+        )
+        delta = amount if type in CREDIT_TYPES else -amount
+        self.balances[user.pk] = self.balances.get(user.pk, Decimal("0.00")) + delta
+
+    def run(self, wallets: list[tuple[PlatformUser, dict]]) -> None:
+        """Wallet life from each user's joining day to the end of the demo period, all wallets interleaved."""
+        end = BASE + dt.timedelta(days=LEDGER_DAYS)
+        queue = [(profile["joined"] + dt.timedelta(days=1), index) for index, (_user, profile) in enumerate(wallets)]
+        heapq.heapify(queue)
+        while queue:
+            moment, index = heapq.heappop(queue)
+            moment += dt.timedelta(hours=self.rng.randint(20, 110), minutes=self.rng.randint(0, 59))
+            if moment >= end:
+                continue
+            user, profile = wallets[index]
+            peers = [other for other, _p in wallets if other.pk != user.pk]
+            self._event(user, profile, moment, peers, wallets)
+            heapq.heappush(queue, (moment, index))
+
+    def _event(self, user, profile: dict, moment: dt.datetime, peers, wallets) -> None:
+        """One everyday movement of ``user``'s wallet; debits never exceed the balance, so every row applies."""
+        rng = self.rng
+        balance = self.balances.get(user.pk, Decimal("0.00"))
         roll = rng.random()
-        common = {"user": user, "reference": ref, "created_at": moment, "region": profile["region"]}
         if balance < Decimal("50") or roll < 0.3:
             amount = Decimal(rng.choice([50, 100, 150, 200, 300, 500, 1000])) + Decimal(rng.randint(0, 99)) / 100
             channel = rng.choice([Channel.MOBILE_MONEY, Channel.MOBILE_MONEY, Channel.BANK, Channel.CARD])
-            transaction_record(type=TransactionType.TOP_UP, amount=amount, channel=channel, **common)
-            balance += amount
-            continue
+            self._write(user, profile, moment, TransactionType.TOP_UP, amount, channel=channel)
+            return
         amount = (balance * Decimal(rng.randint(5, 40)) / 100).quantize(Decimal("0.01"))
         if amount < Decimal("1.00"):
-            continue
-        if roll < 0.55 and vendors:
-            transaction_record(
-                type=TransactionType.VENDOR_PAYMENT,
-                amount=amount,
-                counterparty_vendor=vendors[rng.randrange(len(vendors))],
-                **common,
-            )
+            return
+        if roll < 0.55 and self.vendors:
+            vendor = self.vendors[rng.randrange(len(self.vendors))]
+            self._write(user, profile, moment, TransactionType.VENDOR_PAYMENT, amount, counterparty_vendor=vendor)
         elif roll < 0.7 and profile["card"]:
-            transaction_record(type=TransactionType.CARD_PAYMENT, amount=amount, channel=Channel.CARD, **common)
+            self._write(user, profile, moment, TransactionType.CARD_PAYMENT, amount, channel=Channel.CARD)
         elif roll < 0.85 and peers:
             peer = peers[rng.randrange(len(peers))]
-            transaction_record(type=TransactionType.TRANSFER_OUT, amount=amount, counterparty_user=peer, **common)
-            transaction_record(
-                type=TransactionType.TRANSFER_IN,
-                amount=amount,
+            peer_profile = next(p for u, p in wallets if u.pk == peer.pk)
+            self._write(user, profile, moment, TransactionType.TRANSFER_OUT, amount, counterparty_user=peer)
+            reference = f"DEMO-{profile['phone'][-5:]}-{self.counts[user.pk]:04d}-IN"
+            self._write(
+                peer,
+                peer_profile,
+                moment,
+                TransactionType.TRANSFER_IN,
+                amount,
                 counterparty_user=user,
-                user=peer,
-                reference=ref + "-IN",
-                created_at=moment,
-                region=profile["region"],
+                reference=reference,
             )
         elif roll < 0.97:
             country = "SZ" if rng.random() < 0.85 else rng.choice(["ZA", "MZ"])
-            transaction_record(
-                type=TransactionType.WITHDRAWAL,
-                amount=amount,
-                country=country,
-                channel=rng.choice([Channel.MOBILE_MONEY, Channel.BANK]),
-                **common,
-            )
+            channel = rng.choice([Channel.MOBILE_MONEY, Channel.BANK])
+            self._write(user, profile, moment, TransactionType.WITHDRAWAL, amount, country=country, channel=channel)
         else:
-            amount = Decimal("25.00")
-            transaction_record(
-                type=TransactionType.ADMIN_CREDIT, amount=amount, actor=finance, reason="Loyalty promotion", **common
+            self._write(
+                user,
+                profile,
+                moment,
+                TransactionType.ADMIN_CREDIT,
+                Decimal("25.00"),
+                actor=self.finance,
+                reason="Loyalty promotion",
             )
-            balance += amount
-            continue
-        balance -= amount
-    return count
 
 
 def seed(stdout) -> None:
@@ -226,14 +275,9 @@ def seed(stdout) -> None:
         created.append((user, p))
 
     if created:
-        peers = list(
-            PlatformUser.objects.filter(phone_number__in=[p["phone"] for p in profiles]).order_by("phone_number")
-        )
         vendors = list(Vendor.objects.order_by("email"))
         finance = Staff.objects.filter(role="finance").order_by("email").first()
-        for user, p in created:
-            others = [peer for peer in peers if peer.pk != user.pk]
-            _ledger(rng, user, p, others, vendors, finance)
+        _Ledgers(rng, vendors, finance).run(created)
         # archived last, so the ledger above could still be written for them
         for user, p in created:
             if p["archived"]:

@@ -44,6 +44,23 @@ def test_seed_demo_covers_every_state_and_running_it_twice_changes_nothing(media
             user.transactions.exclude(type__in=CREDIT_TYPES).filter(status="COMPLETED").aggregate(s=Sum("amount"))["s"]
         )
         assert user.balance == (credits or Decimal(0)) - (debits or Decimal(0))
+    assert_ledgers_are_consistent_in_time_order()
     first = snapshot()
     call_command("seed_demo", stdout=io.StringIO())
     assert snapshot() == first
+
+
+def assert_ledgers_are_consistent_in_time_order():
+    """Every wallet's rows, oldest first, each start from the one before: its balance is the last balance_after."""
+    for user in PlatformUser.objects.all():
+        rows = list(user.transactions.filter(status="COMPLETED").order_by("created_at", "id"))
+        if not rows:
+            assert user.balance == 0, user.phone_number
+            continue
+        moments = [row.created_at for row in rows]
+        assert len(set(moments)) == len(moments), f"{user.phone_number}: two rows at one moment"
+        balance = Decimal("0.00")
+        for row in rows:
+            balance += row.amount if row.type in CREDIT_TYPES else -row.amount
+            assert row.balance_after == balance, (user.phone_number, row.reference)
+        assert user.balance == rows[-1].balance_after, user.phone_number
