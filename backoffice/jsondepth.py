@@ -12,6 +12,7 @@ export that renders it recursively. Every input of stored JSON is held to ``MAX_
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.forms.fields import InvalidJSONInput
 from django.utils.deconstruct import deconstructible
 
 MAX_STORED_JSON_DEPTH = 32
@@ -52,15 +53,27 @@ class JsonDepthValidator:
         return isinstance(other, JsonDepthValidator) and other.max_depth == self.max_depth
 
 
+def _too_deep_text(value) -> bool:
+    from backoffice.api.strictjson import deeper_than
+
+    return isinstance(value, str) and deeper_than(value.encode("utf-8", "replace"), MAX_STORED_JSON_DEPTH)
+
+
 class BoundedJSONFormField(forms.JSONField):
-    """The admin's JSON box: the text's nesting is measured before ``json.loads`` could recurse on it."""
+    """The admin's JSON box: the text's nesting is measured before ``json.loads`` could recurse on it.
+
+    Both where Django decodes it: cleaning, and showing the submitted text again with the form's errors.
+    """
 
     def to_python(self, value):
-        from backoffice.api.strictjson import deeper_than
-
-        if isinstance(value, str) and deeper_than(value.encode("utf-8", "replace"), MAX_STORED_JSON_DEPTH):
+        if _too_deep_text(value):
             raise ValidationError(JsonDepthValidator.message, code="too_deep", params={"limit": MAX_STORED_JSON_DEPTH})
         return super().to_python(value)
+
+    def bound_data(self, data, initial):
+        if not self.disabled and _too_deep_text(data):
+            return InvalidJSONInput(data)
+        return super().bound_data(data, initial)
 
 
 class BoundedJSONField(models.JSONField):

@@ -1,6 +1,8 @@
 """The cache: Redis when REDIS_URL is set (shared by every server process), else in-process."""
 
 from django.core.exceptions import ImproperlyConfigured
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from backoffice.env import env_int, env_str
 
@@ -8,21 +10,19 @@ REDIS_URL = env_str("REDIS_URL")
 # A cache that is down or frozen must cost a request milliseconds, not the client library's defaults
 # (no timeout, retries with back-off): every caller degrades instead (rate limits, health).
 REDIS_TIMEOUT_MS = env_int("REDIS_TIMEOUT_MS", 250, minimum=10, maximum=10_000)
+REDIS_CACHE_OPTIONS = {
+    "socket_connect_timeout": REDIS_TIMEOUT_MS / 1000,
+    "socket_timeout": REDIS_TIMEOUT_MS / 1000,
+    "retry": Retry(NoBackoff(), 0),
+}
 if REDIS_URL:
     if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperlyConfigured("REDIS_URL must start with redis://, rediss:// or unix://")
-    from redis.backoff import NoBackoff
-    from redis.retry import Retry
-
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {
-                "socket_connect_timeout": REDIS_TIMEOUT_MS / 1000,
-                "socket_timeout": REDIS_TIMEOUT_MS / 1000,
-                "retry": Retry(NoBackoff(), 0),
-            },
+            "OPTIONS": REDIS_CACHE_OPTIONS,
         }
     }
 else:

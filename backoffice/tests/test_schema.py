@@ -55,3 +55,33 @@ def test_public_endpoints_need_no_token_and_others_do(schema):
 def test_the_interactive_docs_are_served(client):
     r = client.get("/api/docs/")
     assert r.status_code == 200 and "text/html" in r["Content-Type"]
+
+
+def test_the_document_is_valid_openapi_3_0_3(schema):
+    from openapi_spec_validator import OpenAPIV30SpecValidator
+
+    assert schema["openapi"] == "3.0.3"
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in OpenAPIV30SpecValidator(schema).iter_errors()]
+    assert not errors, "\n".join(errors[:20])
+
+
+def test_every_operation_documents_the_errors_any_request_can_meet(schema):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            statuses = set(operation["responses"])
+            assert {"400", "404", "429", "500", "503"} <= statuses, (method, path)
+            if operation.get("security"):
+                assert {"401", "403"} <= statuses, (method, path)
+            if method in ("post", "put", "patch"):
+                assert {"413", "415"} <= statuses, (method, path)
+
+
+def test_the_sign_in_endpoints_document_their_401(schema):
+    for path in ("/api/v1/auth/admin/login", "/api/v1/auth/refresh", "/api/v1/auth/logout"):
+        assert "401" in schema["paths"][path]["post"]["responses"], path
+
+
+def test_money_is_a_decimal_number_with_cents(schema):
+    amount = schema["components"]["schemas"]["AddBalanceInRequest"]["properties"]["amount"]
+    assert (amount["type"], amount["multipleOf"], amount["minimum"]) == ("number", 0.01, 0.01)
+    assert "exclusiveMinimum" not in amount

@@ -39,3 +39,37 @@ def test_finance_credits_a_wallet_from_the_user_page(page, live_server):
     assert user.balance == Decimal("250.75")
     row = Transaction.objects.get(user=user)
     assert (row.type, row.reason, row.actor_id) == ("ADMIN_CREDIT", "Launch promotion", staff.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_back_and_resubmit_credits_once(page, live_server):
+    staff = StaffFactory(role="finance")
+    user = PlatformUserFactory(first_name="Sifiso", last_name="Dube")
+    sign_in(page, live_server, staff.email)
+    change_page = live_server.url + reverse("admin:kyc_platformuser_change", args=[user.pk])
+
+    page.goto(change_page)
+    page.get_by_role("link", name="Credit wallet").click()
+    page.wait_for_selector("#credit-form")
+    form_url = page.url
+    assert "?key=" in form_url
+
+    def submit():
+        page.fill("input[name=amount]", "80.00")
+        page.fill("input[name=reason]", "Refund of a failed top-up")
+        page.check("input[name=confirm]")
+        page.click("#credit-form button[type=submit]")
+        page.wait_for_url(change_page)
+
+    submit()
+    assert "balance now SZL 80.00" in page.content()
+
+    page.go_back()  # the browser returns to the form (from its cache or by fetching it again)
+    page.wait_for_selector("#credit-form")
+    assert page.url == form_url
+    submit()
+    assert "already applied" in page.content()
+
+    user.refresh_from_db()
+    assert user.balance == Decimal("80.00")
+    assert Transaction.objects.filter(user=user).count() == 1
