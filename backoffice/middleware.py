@@ -134,17 +134,19 @@ def check_body(request, parser_classes) -> None:
     parser = next((p for p in parser_classes if media_type_matches(p.media_type, media_type)), None)
     if parser is None:
         raise UnsupportedMediaType(f'Unsupported media type "{media_type}" in request.')
-    if parser.media_type.startswith("multipart/"):
-        return  # the parser applies the view's upload cap while it streams the parts
+    is_json = issubclass(parser, JSONParser)
+    is_form = media_type_matches("application/x-www-form-urlencoded", media_type)
+    if not (is_json or is_form):
+        return  # multipart and a view's own parsers stream the body and apply the view's caps themselves
     if length > body_limit():
         raise too_large(length)
     try:
         raw = request.body
     except RequestDataTooBig:
         raise too_large(length) from None
-    if issubclass(parser, JSONParser):
+    if is_json:
         setattr(request, DECODED_JSON, strictjson.decode(raw))
-    elif media_type_matches("application/x-www-form-urlencoded", media_type):
+    else:
         _check_fields(lambda: request.POST, plural="form fields", singular="form field", name="body")
 
 

@@ -54,7 +54,7 @@ def request_complete(buffered: bytes) -> bool:
 def envelope_response(status: int) -> bytes:
     """A complete HTTP response carrying the error envelope for ``status``."""
     message = READ_FAILED if status == 400 else status_message(status)
-    body = json.dumps(error_body(status, message)).encode()
+    body = json.dumps(error_body(status, message), separators=(",", ":")).encode()
     head = (
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
         "Connection: close\r\n"

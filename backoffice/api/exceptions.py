@@ -115,7 +115,8 @@ def exception_handler(exc, context):
 
 def json_error(answer: Answer) -> JsonResponse:
     """The same envelope outside DRF (middleware, Django's error handlers)."""
-    response = JsonResponse(answer.body(), status=answer.status)
+    # compact, like DRF's renderer, so an error reads the same whichever layer wrote it
+    response = JsonResponse(answer.body(), status=answer.status, json_dumps_params={"separators": (",", ":")})
     response["Content-Length"] = str(len(response.content))
     for name, value in answer.headers.items():
         response[name] = value
