@@ -118,3 +118,12 @@ def test_writes_refused_here_change_nothing(api):
     before = Staff.objects.count()
     post_raw(api, LOGIN, b'{"email": "\\u0000"}')
     assert Staff.objects.count() == before
+
+
+def test_clean_form_and_multipart_bodies_still_reach_the_view(api):
+    from backoffice.tests.factories import PASSWORD, StaffFactory
+
+    staff = StaffFactory()
+    form = f"email={staff.email}&password={PASSWORD}".encode()
+    assert post_raw(api, LOGIN, form, "application/x-www-form-urlencoded").status_code == 200
+    assert api.post(LOGIN, {"email": staff.email, "password": PASSWORD}, format="multipart").status_code == 200
