@@ -9,7 +9,7 @@ from backoffice.env import env_int, env_str
 REDIS_URL = env_str("REDIS_URL")
 # A cache that is down or frozen must cost a request milliseconds, not the client library's defaults
 # (no timeout, retries with back-off): every caller degrades instead (rate limits, health).
-REDIS_TIMEOUT_MS = env_int("REDIS_TIMEOUT_MS", 250, minimum=10, maximum=10_000)
+REDIS_TIMEOUT_MS = env_int("REDIS_TIMEOUT_MS", 500, minimum=10, maximum=10_000)
 REDIS_CACHE_OPTIONS = {
     "socket_connect_timeout": REDIS_TIMEOUT_MS / 1000,
     "socket_timeout": REDIS_TIMEOUT_MS / 1000,
