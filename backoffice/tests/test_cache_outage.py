@@ -8,6 +8,7 @@ import threading
 
 import pytest
 from django.conf import settings
+from django.db import connections
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
@@ -46,7 +47,14 @@ def me(db):
 def answered_within(seconds: float, call):
     """``call()``'s result, or fail if it has not answered after ``seconds`` (a hang, not a slow answer)."""
     result: list = []
-    worker = threading.Thread(target=lambda: result.append(call()), daemon=True)
+
+    def run():
+        try:
+            result.append(call())
+        finally:
+            connections.close_all()  # this thread's database connection must not outlive the test
+
+    worker = threading.Thread(target=run, daemon=True)
     worker.start()
     worker.join(seconds)
     assert result, f"no answer after {seconds} s"
