@@ -85,7 +85,7 @@ def _upload(vendor, officer, keys):
 
 
 def _review(vendor, officer, key, decision=ReviewDecision.APPROVED, **fields):
-    document = vendor_document_by_key(vendor=vendor, key=key)
+    document = vendor_document_by_key(vendor=vendor, key=key, slot_names=True)
     vendor_document_review(document=document, actor=officer, decision=decision, **fields)
 
 

@@ -34,13 +34,15 @@ def vendor_documents(*, vendor: Vendor) -> list[VendorDocument]:
     return sorted(documents, key=lambda d: KEY_ORDER[d.document_key])
 
 
-def vendor_document_by_key(*, vendor: Vendor, key: str) -> VendorDocument:
-    """The vendor's document stored under ``key`` (its full storage key; its document key is accepted too).
+def vendor_document_by_key(*, vendor: Vendor, key: str, slot_names: bool = False) -> VendorDocument:
+    """The vendor's document stored under ``key``, its full storage key (or, with ``slot_names``, a document key).
 
     Another vendor's key, or a key nothing is stored under, is 404: the answer never tells which.
     """
     key = (key or "").strip()
-    lookup = Q(key=key) | Q(document_key=key) if key in DocumentKey.values else Q(key=key)
+    lookup = Q(key=key)
+    if slot_names and key in DocumentKey.values:
+        lookup |= Q(document_key=key)
     document = VendorDocument.objects.filter(lookup, vendor=vendor).first() if key else None
     if document is None:
         raise DocumentNotFound()

@@ -106,7 +106,7 @@ def upload_view(model_admin):
 
 
 def _delete(request, vendor, document_key: str) -> str:
-    document = selectors.vendor_document_by_key(vendor=vendor, key=document_key)
+    document = selectors.vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
     services.vendor_document_delete(document=document, actor=request.user)
     return f"{_label(document_key)} deleted."
 
@@ -121,7 +121,7 @@ def _date(name: str, value: str) -> dt.date | None:
 
 def _review(request, vendor, document_key: str) -> str:
     dates = {name: _date(name, request.POST[name]) for name in ("expiry_date", "issue_date") if name in request.POST}
-    document = selectors.vendor_document_by_key(vendor=vendor, key=document_key)
+    document = selectors.vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
     document = services.vendor_document_review(
         document=document,
         actor=request.user,
@@ -168,7 +168,7 @@ def preview_view(model_admin):
     def view(request, object_id, document_key):
         vendor = _vendor_for(model_admin, request, object_id, "vendors.kyc.read")
         try:
-            document = selectors.vendor_document_by_key(vendor=vendor, key=document_key)
+            document = selectors.vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
         except DomainError:
             raise Http404("No document in this slot") from None
         side = PREVIEW_MAX_SIDE if request.GET.get("size") == "large" else SLOT_PREVIEW_SIDE

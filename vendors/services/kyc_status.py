@@ -90,16 +90,26 @@ def _expire_locked(vendor: Vendor, on: dt.date) -> bool:
     return kyc_status_follow(vendor=vendor, actor=None, note=note, reopen=False, on=on)
 
 
-@transaction.atomic
 def kyc_status_expire(*, vendor: Vendor, on: dt.date | None = None) -> Vendor:
     """Send a vendor whose status claims completeness back to DOCUMENTS_SUBMITTED when a required document
     has expired (a system move, no actor). Idempotent; returns the vendor as it now stands.
 
     Run for every vendor by ``manage.py vendor_kyc_expire`` (daily), and for one vendor whenever its
-    progress is read, so no answer ever shows a vendor complete on an expired paper.
+    progress is read, so no answer ever shows a vendor complete on an expired paper. The look costs one
+    query and takes no lock; only a vendor that must move is locked and written.
     """
-    locked = lock_vendor(vendor)
-    _expire_locked(locked, on or today())
+    on = on or today()
+    due = VendorDocument.objects.filter(
+        vendor_id=vendor.pk,
+        vendor__kyc_status__in=COMPLETE_STATES,
+        document_key__in=REQUIRED_DOCUMENT_KEYS,
+        expiry_date__lt=on,
+    )
+    if not due.exists():
+        return vendor
+    with transaction.atomic():
+        locked = lock_vendor(vendor)
+        _expire_locked(locked, on)
     return locked
 
 

@@ -14,6 +14,7 @@ from backoffice.api.viewsets import ApiViewSet
 from backoffice.uploads import VENDOR_KYC, SizeCapUploadHandler
 from vendors import selectors, services
 from vendors.api.serializers import kyc as s
+from vendors.choices import DocumentKey
 from vendors.filtersets import VendorFilterSet
 from vendors.models import today
 
@@ -26,7 +27,7 @@ UPLOAD_BODY = {
         "VendorKycUpload",
         {
             "file": serializers.FileField(help_text="PDF, JPEG or PNG whose bytes agree with its name; at most 50 MB"),
-            "documentKey": serializers.ChoiceField(choices=s.DocumentKey.choices),
+            "documentKey": serializers.ChoiceField(choices=DocumentKey.choices),
         },
     )
 }
@@ -139,7 +140,7 @@ class VendorViewSet(ApiViewSet):
     def review_document(self, request, pk=None):
         vendor = self._vendor()
         data = self.input(s.KycDocumentReviewIn)
-        document = selectors.vendor_document_by_key(vendor=vendor, key=data.pop("key"))
+        document = selectors.vendor_document_by_key(vendor=vendor, key=data.pop("key"), slot_names=True)
         document = services.vendor_document_review(document=document, actor=request.user, **data)
         return self.ok(s.KycDocumentReviewedOut(document, context={"on": today()}).data, message="Document reviewed")
 

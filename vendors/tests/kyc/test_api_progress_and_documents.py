@@ -109,7 +109,9 @@ def test_another_vendors_key_or_an_unknown_one_is_404_and_deletes_nothing(client
     other = VendorFactory()
     [theirs] = store_documents(other, ["taxClearance"])
     [mine] = store_documents(vendor, ["taxClearance"])
-    for key in (theirs.key, mine.key + "x", f"vendors/{vendor.pk}/kyc/bankStatement_none.pdf", "../" + mine.key):
+    unknown = f"vendors/{vendor.pk}/kyc/bankStatement_none.pdf"
+    # the slot's name is not its key: delete takes the full storage key only
+    for key in (theirs.key, mine.key + "x", unknown, "../" + mine.key, mine.document_key, mine.key.upper()):
         response = delete(clients["compliance_officer"], vendor.pk, {"key": key})
         assert error_of(response, 404, "Document not found")["code"] == "NOT_FOUND"
     assert VendorDocument.objects.count() == 2 and len(stored_files(media)) == 2
