@@ -30,7 +30,9 @@ from backoffice.uploads import (
     IfExists,
     StoredUpload,
     UnsafeContent,
+    file_extension,
     safe_filename,
+    sniff_kind,
     upload_discard,
     upload_store,
 )
@@ -88,7 +90,8 @@ def vendor_document_upload(
     _require(actor, "vendors.kyc.write", "uploading vendor KYC documents")
     _check_document_key(document_key)
     original = original_filename if original_filename is not None else str(getattr(file, "name", "") or "")
-    name = storage_key(vendor.pk, document_key, safe_filename(original))
+    named = _named_by_content(file, original)
+    name = storage_key(vendor.pk, document_key, safe_filename(named))
     try:
         stored = upload_store(
             file=file,
@@ -96,7 +99,7 @@ def vendor_document_upload(
             policy=VENDOR_KYC,
             storage=storage,
             if_exists=IfExists.REPLACE,
-            original_filename=original,
+            original_filename=named,
             timeout=settings.VENDOR_KYC_UPLOAD_TIMEOUT,
         )
     except UnsafeContent as exc:
@@ -108,7 +111,9 @@ def vendor_document_upload(
     in_place = VendorDocument.objects.filter(key=stored.name).exists()
     try:
         with transaction.atomic():
-            result = _record_upload(vendor=vendor, actor=actor, document_key=document_key, stored=stored)
+            result = _record_upload(
+                vendor=vendor, actor=actor, document_key=document_key, stored=stored, original_filename=original
+            )
             if result.replaced_key and result.replaced_key != stored.name:
                 replaced = result.replaced_key
                 transaction.on_commit(lambda: upload_discard(name=replaced, storage=storage))
@@ -119,14 +124,36 @@ def vendor_document_upload(
     return result
 
 
-def _record_upload(*, vendor: Vendor, actor: Staff, document_key: str, stored: StoredUpload) -> DocumentUpload:
+def _named_by_content(file, original: str) -> str:
+    """The client's file name, with the extension of its content when it has none at all.
+
+    The extension must agree with the bytes so that no file passes for another kind (a PNG named .jpg, an
+    HTML page named .pdf). A name without any extension (``upload``, what many HTTP clients send for raw
+    bytes) claims no kind, so there is nothing to disagree with: it is named after what the bytes are. A
+    name with a wrong extension is still refused by the content check.
+    """
+    if file_extension(original):
+        return original
+    try:
+        position = file.tell()
+        head = file.read(16)
+        file.seek(position)
+    except (AttributeError, OSError, ValueError):  # a stream that cannot look ahead keeps its name
+        return original
+    kind = sniff_kind(head or b"")
+    return f"{original or 'document'}{kind.extensions[0]}" if kind is not None else original
+
+
+def _record_upload(
+    *, vendor: Vendor, actor: Staff, document_key: str, stored: StoredUpload, original_filename: str
+) -> DocumentUpload:
     locked = lock_vendor(vendor)
     document = VendorDocument.objects.filter(vendor=locked, document_key=document_key).first()
     replaced_key = document.key if document is not None else None
     if document is None:
         document = VendorDocument(vendor=locked, document_key=document_key)
     document.key = stored.name
-    document.original_filename = stored.original_filename[:255]
+    document.original_filename = original_filename[:255]
     document.content_type = stored.content_type
     document.size = stored.size
     document.sha256 = stored.sha256
@@ -150,7 +177,7 @@ def _record_upload(*, vendor: Vendor, actor: Staff, document_key: str, stored: S
             "document_key": document_key,
             "key": stored.name,
             "replaced_key": replaced_key,
-            "original_filename": stored.original_filename,
+            "original_filename": original_filename,
             "size": stored.size,
             "sha256": stored.sha256,
             "received_sha256": stored.received_sha256,

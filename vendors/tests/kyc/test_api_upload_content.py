@@ -29,7 +29,7 @@ CORPUS = [
     ("png-named-jpg", png(), "photo.jpg", "VALIDATION_ERROR", "The content is PNG but the name ends in .jpg"),
     ("jpeg-named-pdf", jpeg(), "scan.pdf", "VALIDATION_ERROR", "The content is JPEG but the name ends in .pdf"),
     ("empty", b"", "empty.pdf", "VALIDATION_ERROR", "The file is empty"),
-    ("no-extension", handmade_pdf(), "scan", "VALIDATION_ERROR", None),
+    ("html-without-extension", HTML_PAGE, "invoice", "VALIDATION_ERROR", "The content is not PDF, JPEG or PNG"),
     ("pdf-after-html", HTML_PAGE + handmade_pdf(), "polyglot.pdf", "VALIDATION_ERROR", None),
     (
         "javascript",
@@ -110,3 +110,14 @@ def test_a_photo_with_gps_is_stored_without_it_and_its_received_hash_is_kept(upl
     assert data["sha256"] == hashlib.sha256(stored).hexdigest()
     document = VendorDocument.objects.get(key=data["key"])
     assert document.sanitised and document.received_sha256 == hashlib.sha256(content).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "stored_as"),
+    [("upload", handmade_pdf(), "upload.pdf"), ("scan", png(), "scan.png"), ("photo", jpeg(), "photo.jpg")],
+)
+def test_a_name_without_any_extension_is_named_after_its_content(upload, vendor, name, content, stored_as):
+    response = upload(vendor, "other", content, name)
+    assert response.status_code == 201, response.json()
+    data = response.json()["data"]
+    assert data["key"].endswith(f"/kyc/other_{stored_as}") and data["originalFilename"] == name
