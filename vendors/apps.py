@@ -11,9 +11,8 @@ class VendorsConfig(AppConfig):
         from vendors.services import PRINCIPAL
 
         principals.register(PRINCIPAL)
-        roles.grant_admin_permissions(
-            "vendors.kyc.read", {"vendors.view_vendor", "vendors.view_vendordocument", "vendors.view_vendorkycchange"}
-        )
+        # the vendor page shows its documents and its KYC history (an inline): reading them is reading the vendor
+        roles.grant_admin_permissions("vendors.kyc.read", {"vendors.view_vendor", "vendors.view_vendorkycchange"})
         demo.register_seeder(self.label, vendors_demo.seed)
         navigation.add_section(
             title="Vendors",
