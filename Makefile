@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml clean
+.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml bench-uploads bench-vendor-kyc clean
 
 install: $(STAMP)
 
@@ -62,6 +62,14 @@ bench-sars: install
 
 bench-aml: install
 	$(PY) bench/aml_engine.py $(BENCH_ARGS)
+
+# Uploads of 10-50 MB PDFs (peak memory of the server process, throughput), to disk and to a moto S3 server:
+# the upload mechanism against a naive view, and the vendor KYC endpoint against draining the same body.
+bench-uploads: install
+	$(PY) bench/uploads.py $(BENCH_ARGS)
+
+bench-vendor-kyc: install
+	$(PY) bench/vendor_kyc_upload.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

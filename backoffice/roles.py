@@ -23,6 +23,7 @@ _COMPLIANCE = _SUPPORT | {
     "verification.run",
     "verification.read",
     "vendors.kyc.write",
+    "vendors.kyc.decide",
 }
 _MLRO = _COMPLIANCE | {
     "sars.approve",
@@ -40,7 +41,7 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     StaffRole.FINANCE: frozenset(_FINANCE),
     # admin holds every capability, including ones no other role has
     # (users.purge, staff.manage, audit.read).
-    StaffRole.ADMIN: frozenset(_MLRO | _FINANCE | {"users.purge", "staff.manage", "audit.read", "vendors.kyc.decide"}),
+    StaffRole.ADMIN: frozenset(_MLRO | _FINANCE | {"users.purge", "staff.manage", "audit.read"}),
 }
 
 # Roles that may see anything about SARs and alerts. Support and finance must

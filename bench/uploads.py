@@ -43,13 +43,13 @@ STORAGES = ("disk", "s3", "s3-bounded")
 MODES = ("ours", "naive")
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _wait_for(port: int, seconds: float = 30) -> None:
+def wait_for(port: int, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -138,7 +138,7 @@ urlpatterns = []
 # ---------------------------------------------------------------- client side
 
 
-def _make_pdf(path: Path, size: int) -> None:
+def make_pdf(path: Path, size: int) -> None:
     """A valid one-page PDF of exactly ``size`` bytes whose bulk is one stream of random bytes."""
     head = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
     objects = [
@@ -170,7 +170,7 @@ def _make_pdf(path: Path, size: int) -> None:
             f.write(b"%" * (pad - 1) + b"\n")
 
 
-def _status(pid: int) -> dict[str, int]:
+def status_of(pid: int) -> dict[str, int]:
     values = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -180,11 +180,21 @@ def _status(pid: int) -> dict[str, int]:
     return values
 
 
-def _post(port: int, mode: str, storage: str, path: Path, server_pid: int) -> tuple[float, float]:
-    """One upload; (seconds, peak RSS growth in bytes) of the server process."""
+def post_multipart(
+    port: int, url: str, path: Path, server_pid: int, *, fields: dict | None = None, headers: dict | None = None
+) -> tuple[float, float, int, bytes]:
+    """Stream ``path`` as the multipart field ``file`` (plus ``fields``) to ``url`` on the server.
+
+    Returns (seconds, peak RSS growth of ``server_pid`` in bytes, HTTP status, body). The body is read from
+    disk in 256 KB chunks, so the client never holds the file either.
+    """
     boundary = uuid.uuid4().hex
+    form = "".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'
+        for name, value in (fields or {}).items()
+    )
     preamble = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="statement.pdf"\r\n'
+        f'{form}--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="statement.pdf"\r\n'
         "Content-Type: application/pdf\r\n\r\n"
     ).encode()
     epilogue = f"\r\n--{boundary}--\r\n".encode()
@@ -199,23 +209,32 @@ def _post(port: int, mode: str, storage: str, path: Path, server_pid: int) -> tu
 
     with open(f"/proc/{server_pid}/clear_refs", "w") as f:
         f.write("5")  # reset the peak-RSS mark to the current RSS
-    before = _status(server_pid)["VmRSS"]
+    before = status_of(server_pid)["VmRSS"]
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
     started = time.perf_counter()
     connection.request(
         "POST",
-        f"/upload/{mode}/{storage}",
+        url,
         body=body(),
-        headers={"Content-Type": f"multipart/form-data; boundary={boundary}", "Content-Length": str(length)},
+        headers={
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Content-Length": str(length),
+            **(headers or {}),
+        },
     )
     response = connection.getresponse()
     payload = response.read()
     elapsed = time.perf_counter() - started
     connection.close()
-    if response.status != 200:
-        raise SystemExit(f"{mode}/{storage}: HTTP {response.status} {payload[:300]!r}")
-    elapsed -= json.loads(payload)["deleteSeconds"]
-    return elapsed, _status(server_pid)["VmHWM"] - before
+    return elapsed, status_of(server_pid)["VmHWM"] - before, response.status, payload
+
+
+def _post(port: int, mode: str, storage: str, path: Path, server_pid: int) -> tuple[float, float]:
+    """One upload to the bench view; (seconds, peak RSS growth in bytes) of the server process."""
+    elapsed, growth, status, payload = post_multipart(port, f"/upload/{mode}/{storage}", path, server_pid)
+    if status != 200:
+        raise SystemExit(f"{mode}/{storage}: HTTP {status} {payload[:300]!r}")
+    return elapsed - json.loads(payload)["deleteSeconds"], growth
 
 
 def main() -> None:
@@ -231,7 +250,7 @@ def main() -> None:
 
     import boto3
 
-    s3_port = _free_port()
+    s3_port = free_port()
     s3_url = f"http://127.0.0.1:{s3_port}"
     env = {**os.environ, "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench"}
     moto = subprocess.Popen(
@@ -245,10 +264,10 @@ def main() -> None:
     def sample(mode: str, storage: str, path: Path) -> tuple[float, float]:
         # A fresh server per sample: memory freed by an earlier request stays in the process (glibc keeps
         # it), and would hide the next request's growth.
-        port = _free_port()
+        port = free_port()
         server = subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--s3", s3_url], env=env)
         try:
-            _wait_for(port)
+            wait_for(port)
             _post(port, mode, storage, warm_up, server.pid)  # imports, connections, first-request work
             return _post(port, mode, storage, path, server.pid)
         finally:
@@ -256,16 +275,16 @@ def main() -> None:
             server.wait(10)
 
     try:
-        _wait_for(s3_port)
+        wait_for(s3_port)
         boto3.client(
             "s3", endpoint_url=s3_url, region_name="us-east-1", aws_access_key_id="bench", aws_secret_access_key="bench"
         ).create_bucket(Bucket=BUCKET)
         warm_up = workdir / "warm-up.pdf"
-        _make_pdf(warm_up, MB)
+        make_pdf(warm_up, MB)
         print(f"{'size':>6} {'storage':>11} {'mode':>6} {'MB/s':>8} {'growth MB':>10} {'growth/size':>12}")
         for size in [int(s) for s in args.sizes.split(",")]:
             path = workdir / f"{size}.pdf"
-            _make_pdf(path, size * MB)
+            make_pdf(path, size * MB)
             for storage in STORAGES:
                 rows = {}
                 for mode in MODES:

@@ -6,9 +6,23 @@ class VendorsConfig(AppConfig):
     verbose_name = "Vendors"
 
     def ready(self):
-        from backoffice import demo, principals
+        from backoffice import demo, navigation, principals, roles
         from vendors import demo as vendors_demo
         from vendors.services import PRINCIPAL
 
         principals.register(PRINCIPAL)
+        # the vendor page shows its documents and its KYC history (an inline): reading them is reading the vendor
+        roles.grant_admin_permissions("vendors.kyc.read", {"vendors.view_vendor", "vendors.view_vendorkycchange"})
         demo.register_seeder(self.label, vendors_demo.seed)
+        navigation.add_section(
+            title="Vendors",
+            position=30,
+            items=[
+                navigation.Item(
+                    "Vendor KYC",
+                    "storefront",
+                    "admin:vendors_vendor_changelist",
+                    navigation.has_perm("vendors.view_vendor"),
+                ),
+            ],
+        )

@@ -1,5 +1,8 @@
 """Files: uploads on the local disk or S3 (django-storages), static files through WhiteNoise."""
 
+from boto3.s3.transfer import TransferConfig
+from botocore.config import Config
+
 from backoffice.env import env_int, env_str
 from backoffice.settings.base import BASE_DIR, DEBUG
 
@@ -34,8 +37,29 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+# Bounded memory for object-store uploads (docs/uploads.md, bench/uploads.py): boto3 holds up to ten 8 MB
+# parts of a multipart upload in memory by default; two parts of 5 MB (S3's smallest) keep a 50 MB upload's
+# growth under 20 MB at the same throughput. s3transfer takes the in-memory bound only as an attribute.
+AWS_S3_TRANSFER_CONFIG = TransferConfig(multipart_chunksize=5 * 1024 * 1024)
+AWS_S3_TRANSFER_CONFIG.max_in_memory_upload_chunks = 2
+# Give up on an unresponsive S3 endpoint instead of hanging a worker (botocore waits 60 s to connect by
+# default); a timeout becomes 500 "Upload timeout" and leaves nothing behind. SigV4 as above.
+AWS_S3_CLIENT_CONFIG = Config(
+    connect_timeout=env_int("AWS_S3_CONNECT_TIMEOUT", 10, minimum=1, maximum=300),
+    read_timeout=env_int("AWS_S3_READ_TIMEOUT", 60, minimum=1, maximum=900),
+    retries={"max_attempts": 3, "mode": "standard"},
+    signature_version=AWS_S3_SIGNATURE_VERSION,
+)
+
 # A JSON or form body above this is 413 (files of upload endpoints have their own caps: docs/uploads.md);
 # more query parameters or form fields than this is 400.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
-FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Django keeps an uploaded file in memory up to this size, then spools it to FILE_UPLOAD_TEMP_DIR; 2 MB keeps
+# every request's memory small (a 10 MB identity image would otherwise sit whole in memory).
+FILE_UPLOAD_MAX_MEMORY_SIZE = env_int(
+    "FILE_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024, minimum=0, maximum=64 * 1024 * 1024
+)
+# Where larger uploads are spooled: a disk with room for the concurrent request bodies (50 MB each). Unset:
+# the system's temporary directory.
+FILE_UPLOAD_TEMP_DIR = env_str("FILE_UPLOAD_TEMP_DIR")

@@ -19,7 +19,7 @@ def counts():
     }
 
 
-def test_seed_demo_creates_every_role_and_changes_nothing_the_second_time():
+def test_seed_demo_creates_every_role_and_changes_nothing_the_second_time(media):
     out = io.StringIO()
     call_command("seed_demo", stdout=out)
     first = counts()

@@ -22,14 +22,15 @@ class UploadRejected(DomainError):
 class InvalidFileType(UploadRejected):
     """The bytes are not an accepted kind, disagree with the name's extension, are empty or damaged."""
 
-    code = "INVALID_FILE_TYPE"
+    # The contract's code for a 400 (it names no specific one for files); the reason is in ``details``.
+    code = "VALIDATION_ERROR"
     default_message = "Invalid file type"
 
 
 class FileTooLarge(UploadRejected):
     """More bytes than the policy allows (checked before and while reading, never after)."""
 
-    code = "FILE_TOO_LARGE"
+    code = "VALIDATION_ERROR"
     default_message = "File size exceeds limit"
 
 

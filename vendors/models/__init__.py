@@ -1,3 +1,23 @@
-from vendors.models.vendors import Vendor
+from vendors.models.documents import (
+    COUNTING_STATES,
+    Completeness,
+    DocumentState,
+    VendorDocument,
+    completeness,
+    storage_key,
+    today,
+)
+from vendors.models.vendors import KYC_TRANSITIONS, Vendor, VendorKycChange
 
-__all__ = ["Vendor"]
+__all__ = [
+    "COUNTING_STATES",
+    "Completeness",
+    "KYC_TRANSITIONS",
+    "DocumentState",
+    "Vendor",
+    "VendorDocument",
+    "VendorKycChange",
+    "completeness",
+    "storage_key",
+    "today",
+]

@@ -35,6 +35,56 @@ def test_a_jpeg_with_gps_exif_is_stored_without_any_metadata(store, local_storag
     assert image.size == (64, 48) and (stored.width, stored.height) == (64, 48)
 
 
+@pytest.mark.parametrize(
+    ("content", "filename"),
+    [
+        (jpeg(dpi=(300, 300)), "scan.jpg"),  # JFIF density, an empty EXIF block
+        (jpeg(icc_profile=b"\x00" * 128 + b"acsp" + b"\x00" * 128, progressive=True), "scan.jpeg"),
+        (png(dpi=(300, 300)), "scan.png"),  # pHYs
+        (png(mode="RGBA", color=(1, 2, 3, 4)), "scan.png"),
+        (png(mode="P"), "scan.png"),  # PLTE
+    ],
+)
+def test_an_image_with_nothing_to_strip_is_stored_as_received(store, local_storage, content, filename):
+    stored = store(content, filename)
+    with local_storage.open(stored.name) as f:
+        assert f.read() == content
+    assert stored.sanitised is False
+    assert stored.size == stored.received_size == len(content)
+    assert stored.sha256 == stored.received_sha256 == hashlib.sha256(content).hexdigest()
+
+
+def _png_with_chunk(chunk_type: bytes, data: bytes) -> bytes:
+    import struct
+    import zlib
+
+    content = png()
+    chunk = struct.pack(">I", len(data)) + chunk_type + data + struct.pack(">I", zlib.crc32(chunk_type + data))
+    iend = content.rindex(b"IEND") - 4
+    return content[:iend] + chunk + content[iend:]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        jpeg(exif=gps_exif()),
+        jpeg(comment=b"scanned at the branch"),
+        jpeg() + b"<html>after the end of the image</html>",
+        _png_with_chunk(b"tIME", b"\x07\xea\x0b\x15\x0a\x00\x00"),
+        _png_with_chunk(b"eXIf", gps_exif().tobytes().removeprefix(b"Exif\x00\x00")),
+        png() + b"trailing",
+    ],
+    ids=["exif", "comment", "jpeg-trailer", "png-time", "png-exif", "png-trailer"],
+)
+def test_an_image_with_anything_beside_its_pixels_is_rebuilt(store, local_storage, content):
+    filename = "photo.png" if content.startswith(b"\x89PNG") else "photo.jpg"
+    stored = store(content, filename)
+    data, _ = stored_image(local_storage, stored)
+    assert stored.sanitised is True and data != content
+    assert stored.received_sha256 == hashlib.sha256(content).hexdigest() != stored.sha256
+    assert b"after the end" not in data and b"trailing" not in data and b"scanned at" not in data
+
+
 def test_the_exif_orientation_is_applied_to_the_pixels_before_it_is_dropped(store, local_storage):
     content = jpeg(size=(80, 20), exif=gps_exif(orientation=6))  # 6: the camera was turned a quarter
     stored = store(content, "selfie.jpeg", IDENTITY_IMAGE)

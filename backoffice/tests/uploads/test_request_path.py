@@ -34,7 +34,7 @@ def test_a_file_over_the_cap_is_refused_in_the_envelope(api, media):
     assert response.status_code == 400
     body = response.json()
     assert body["success"] is False and body["message"] == "File size exceeds limit"
-    assert body["error"]["code"] == "FILE_TOO_LARGE"
+    assert body["error"]["code"] == "VALIDATION_ERROR"
     # the upload handler stopped it as the bytes arrived (the store's own message names the size in MB)
     assert body["error"]["details"] == {"file": ["The file is larger than 1048576 bytes"]}
     assert not os.path.exists(os.path.join(media, "uploads"))
@@ -49,7 +49,7 @@ def test_a_body_far_over_the_cap_is_refused_by_its_declared_length(api, media, m
     monkeypatch.setattr(TemporaryFileUploadHandler, "receive_data_chunk", never)
     content = b"%PDF-1.7\n" + b"%" * (3 * POLICY.max_bytes)
     response = api.post("/upload", {"file": SimpleUploadedFile("big.pdf", content)}, format="multipart")
-    assert response.status_code == 400 and response.json()["error"]["code"] == "FILE_TOO_LARGE"
+    assert response.status_code == 400 and response.json()["error"]["code"] == "VALIDATION_ERROR"
 
 
 def test_a_png_named_pdf_is_refused_with_its_reason(api, media):

@@ -32,7 +32,7 @@ def test_content_that_agrees_with_its_extension_whatever_the_case_is_accepted(co
 
 def reason(excinfo) -> str:
     error = excinfo.value
-    assert error.status == 400 and error.code == "INVALID_FILE_TYPE" and error.message == "Invalid file type"
+    assert error.status == 400 and error.code == "VALIDATION_ERROR" and error.message == "Invalid file type"
     return error.details["file"][0]
 
 

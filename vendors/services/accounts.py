@@ -1,4 +1,4 @@
-"""Writes on vendors: sign-up and sign-in through the foundation's shared steps (``backoffice.services.auth``)."""
+"""Vendor accounts: sign-up and sign-in through the foundation's shared steps (``backoffice.services.auth``)."""
 
 from django.db import transaction
 

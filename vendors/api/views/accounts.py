@@ -4,7 +4,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from backoffice.api.auth_views import PrincipalLoginView, PrincipalRegisterView
 from vendors import services
-from vendors.api import serializers as s
+from vendors.api.serializers import accounts as s
 
 
 @extend_schema_view(

@@ -1,0 +1,3 @@
+from vendors.admin.vendors import VendorAdmin
+
+__all__ = ["VendorAdmin"]

@@ -1,0 +1,141 @@
+"""The vendor's KYC status: where the documents put it, what expiry does to it, and the staff decision.
+
+The moves themselves are declared on ``Vendor`` (django-fsm-2 ``@transition`` methods); this module chooses
+which one to take, under the vendor's row lock, and writes the history row and the audit entry with it.
+
+How the status follows the documents (``status_for``): no document at all is PENDING; all six required
+documents in (uploaded, not asked for again, not expired) is UNDER_REVIEW; anything between is
+DOCUMENTS_SUBMITTED. A decided vendor (VERIFIED or REJECTED) keeps its decision while the documents it was
+taken on stay in: asking for a required document again, its expiry or its deletion sends the vendor back to
+DOCUMENTS_SUBMITTED, and a new file in a required slot sends it back to UNDER_REVIEW (a decision covers the
+papers it was taken on, not their replacements). An optional document changes nothing once decided.
+"""
+
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from backoffice.errors import Forbidden, InvalidTransition, ValidationFailed
+from backoffice.models import Staff
+from backoffice.services import audit_record
+from vendors.choices import REQUIRED_DOCUMENT_KEYS, KycDecision, VendorKycStatus
+from vendors.models import KYC_TRANSITIONS, Completeness, Vendor, VendorDocument, VendorKycChange, completeness
+from vendors.models.documents import today
+from vendors.models.vendors import DECIDED_STATES
+
+S = VendorKycStatus
+# Statuses that claim every required document is in; an expiry proves them wrong. A rejection claims nothing
+# about the documents, so an expiry leaves it alone.
+COMPLETE_STATES = frozenset({S.UNDER_REVIEW, S.VERIFIED})
+
+
+def status_for(state: Completeness) -> str:
+    """The status the documents alone put a vendor in."""
+    if not state.any_document:
+        return S.PENDING
+    if not state.missing:
+        return S.UNDER_REVIEW
+    return S.DOCUMENTS_SUBMITTED
+
+
+def lock_vendor(vendor: Vendor) -> Vendor:
+    """The vendor's row, locked until the end of the transaction, freshly read."""
+    return Vendor.objects.select_for_update().get(pk=vendor.pk)
+
+
+def _move(vendor: Vendor, *, target: str, actor: Staff | None, note: str) -> None:
+    source = vendor.kyc_status
+    getattr(vendor, KYC_TRANSITIONS[(source, target)])()
+    vendor.kyc_status_changed_at = timezone.now()
+    vendor.save()
+    VendorKycChange.objects.create(vendor=vendor, from_status=source, to_status=target, actor=actor, note=note)
+    audit_record(
+        actor=actor,
+        action="vendor.kyc.status",
+        object_type="vendor",
+        object_id=vendor.pk,
+        changes={"from": source, "to": target, "note": note},
+    )
+
+
+def kyc_status_follow(
+    *, vendor: Vendor, actor: Staff | None, note: str, reopen: bool, on: dt.date | None = None
+) -> bool:
+    """Move a vendor locked by the caller to where its documents put it; True when it moved.
+
+    ``reopen`` is True when the change was a new file in a required slot: it takes a decided vendor back
+    under review. Call inside the transaction that changed the documents.
+    """
+    state = completeness(list(vendor.kyc_documents.all()), on or today())
+    target = status_for(state)
+    current = vendor.kyc_status
+    if target == current or (current in DECIDED_STATES and target == S.UNDER_REVIEW and not reopen):
+        return False
+    _move(vendor, target=target, actor=actor, note=note)
+    return True
+
+
+def _expired_required(vendor: Vendor, on: dt.date) -> list[VendorDocument]:
+    return [d for d in vendor.kyc_documents.all() if d.document_key in REQUIRED_DOCUMENT_KEYS and d.is_expired(on)]
+
+
+def _expire_locked(vendor: Vendor, on: dt.date) -> bool:
+    if vendor.kyc_status not in COMPLETE_STATES:
+        return False
+    expired = _expired_required(vendor, on)
+    if not expired:
+        return False
+    note = "Expired: " + ", ".join(f"{d.document_key} ({d.expiry_date:%Y-%m-%d})" for d in expired)
+    return kyc_status_follow(vendor=vendor, actor=None, note=note, reopen=False, on=on)
+
+
+def kyc_status_expire(*, vendor: Vendor, on: dt.date | None = None) -> Vendor:
+    """Send a vendor whose status claims completeness back to DOCUMENTS_SUBMITTED when a required document
+    has expired (a system move, no actor). Idempotent; returns the vendor as it now stands.
+
+    Run for every vendor by ``manage.py vendor_kyc_expire`` (daily), and for one vendor whenever its
+    progress is read, so no answer ever shows a vendor complete on an expired paper. The look costs one
+    query and takes no lock; only a vendor that must move is locked and written.
+    """
+    on = on or today()
+    due = VendorDocument.objects.filter(
+        vendor_id=vendor.pk,
+        vendor__kyc_status__in=COMPLETE_STATES,
+        document_key__in=REQUIRED_DOCUMENT_KEYS,
+        expiry_date__lt=on,
+    )
+    if not due.exists():
+        return vendor
+    with transaction.atomic():
+        locked = lock_vendor(vendor)
+        _expire_locked(locked, on)
+    return locked
+
+
+@transaction.atomic
+def vendor_kyc_decide(*, vendor: Vendor, actor: Staff, status: str, reason: str = "") -> Vendor:
+    """The staff decision on a vendor under review: VERIFIED or REJECTED, with the reason in the history.
+
+    From UNDER_REVIEW only (409 ``INVALID_TRANSITION`` otherwise, whoever asks); a rejection needs a reason.
+    An expired required document is taken into account first: it puts the vendor back to
+    DOCUMENTS_SUBMITTED, so nobody decides on an expired paper.
+    """
+    if status not in KycDecision.values:
+        raise ValidationFailed(
+            "Invalid status", details={"status": [f"Must be one of {', '.join(KycDecision.values)}."]}
+        )
+    if not actor.has_capability("vendors.kyc.decide"):
+        raise Forbidden("Your role does not allow deciding on a vendor's KYC")
+    reason = (reason or "").strip()
+    if status == KycDecision.REJECTED and not reason:
+        raise ValidationFailed("A reason is required to reject", details={"reason": ["Required to reject."]})
+    locked = lock_vendor(vendor)
+    _expire_locked(locked, today())
+    if (locked.kyc_status, status) not in KYC_TRANSITIONS or locked.kyc_status != S.UNDER_REVIEW:
+        raise InvalidTransition(f"Cannot move vendor KYC from {locked.kyc_status} to {status}")
+    locked.kyc_decision_reason = reason
+    locked.kyc_decided_at = timezone.now()
+    locked.kyc_decided_by = actor
+    _move(locked, target=status, actor=actor, note=reason)
+    return locked

@@ -1,0 +1,34 @@
+"""The demo vendors: every KYC stage, real files through the real services, and a second run changes nothing."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from vendors.choices import VendorKycStatus
+from vendors.models import Vendor, VendorDocument, VendorKycChange
+from vendors.selectors import document_duplicates
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot():
+    return (
+        sorted(Vendor.objects.values_list("email", "kyc_status")),
+        sorted(VendorDocument.objects.values_list("key", "sha256", "review_decision", "expiry_date")),
+        VendorKycChange.objects.count(),
+    )
+
+
+def test_the_demo_has_vendors_at_every_stage_and_running_it_twice_changes_nothing(media):
+    call_command("seed_demo", stdout=io.StringIO())
+    assert set(Vendor.objects.values_list("kyc_status", flat=True)) == set(VendorKycStatus.values)
+    documents = list(VendorDocument.objects.all())
+    assert {d.content_type for d in documents} == {"application/pdf", "image/jpeg", "image/png"}
+    for document in documents:
+        assert (media / document.key).stat().st_size == document.size
+    assert {d.review_decision for d in documents} >= {"", "APPROVED", "REREQUESTED"}
+    assert any(document_duplicates(documents).values())  # a reused file, flagged
+    first = snapshot()
+    call_command("seed_demo", stdout=io.StringIO())
+    assert snapshot() == first
