@@ -1,4 +1,9 @@
-"""A SAR as a downloadable file: a printable HTML report, plain text, or goAML XML."""
+"""A SAR as a downloadable file: a printable HTML report, plain text, or goAML XML.
+
+What each carries beyond the report's facts: the comments marked for the
+report (never the internal thread) and the list of evidence files, with their
+hashes. A SAR the MLRO has not approved is marked DRAFT in every format.
+"""
 
 from dataclasses import dataclass
 
@@ -31,6 +36,9 @@ def _context(sar: SAR) -> dict:
         "transactions_total": sum((t.amount for t in transactions), start=0),
         "alerts": list(sar.related_alerts.all()),
         "history": list(sar.transitions.all()),
+        "report_comments": sar.report_comments,
+        "attachments": sar.report_attachments,
+        "is_draft": not sar.is_approved,
         "generated_at": timezone.now(),
     }
 
