@@ -39,7 +39,9 @@ class CaseWorkViewSet(ApiViewSet):
     def _of(self) -> dict:
         return {self.kind: self.case()}
 
-    @extend_schema(summary="The comment thread of the case, oldest first", request=None)
+    @extend_schema(
+        summary="The comment thread of the case, oldest first", request=None, responses={200: CommentOut(many=True)}
+    )
     @action(detail=True, methods=["get"], url_path="comments", **NO_LIST)
     def comments(self, request, **_):
         return self.ok(CommentOut(comments_of(**self._of()), many=True).data)
@@ -52,7 +54,11 @@ class CaseWorkViewSet(ApiViewSet):
         comment = services.comment_add(actor=request.user, text=data["text"], for_report=data["for_report"], **case)
         return self.ok(CommentOut(comment).data, message="Comment added", status=201)
 
-    @extend_schema(summary="The evidence files of the case", request=None)
+    @extend_schema(
+        summary="The evidence files of the case, with short-lived links to their bytes",
+        request=None,
+        responses={200: AttachmentOut(many=True)},
+    )
     @action(detail=True, methods=["get"], url_path="attachments", **NO_LIST)
     def attachments(self, request, **_):
         return self.ok(AttachmentOut(attachments_of(**self._of()), many=True, context={"request": request}).data)
