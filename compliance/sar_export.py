@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from compliance.goaml import render_goaml
 from compliance.models import SAR
+from compliance.selectors.sar import sar_for_report
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,9 @@ def _context(sar: SAR) -> dict:
 
 
 def render_sar(sar: SAR, fmt: str) -> bytes:
-    """``sar`` (loaded by ``selectors.sar.sar_for_report``) in ``fmt``, one of ``FORMATS``."""
+    """``sar`` (loaded by ``selectors.sar.sar_for_report``, else loaded so here) in ``fmt``, one of ``FORMATS``."""
+    if not hasattr(sar, "report_comments"):
+        sar = sar_for_report(sar=sar)
     if fmt == "goaml":
         return render_goaml(sar)
     template = "compliance/sar_export.html" if fmt == "html" else "compliance/sar_export.txt"

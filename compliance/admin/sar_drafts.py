@@ -55,7 +55,10 @@ class SARDraftForm(forms.Form):
     )
     amount_involved = forms.DecimalField(label="Amount involved (SZL)", min_value=0, max_digits=14, decimal_places=2)
     activity_description = forms.CharField(
-        label="Narrative", widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "true"}), max_length=20000
+        label="Narrative",
+        widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "true"}),
+        max_length=20000,
+        help_text="goAML carries at most 4,000 characters of narrative; a longer one fails the FIU's schema.",
     )
 
     def clean_date_of_suspicious_activity(self):

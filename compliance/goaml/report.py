@@ -16,6 +16,7 @@ from compliance.goaml.parties import HOME_COUNTRY, client_gaps, write_entity, wr
 from compliance.goaml.xml import add, add_optional, amount, country_code, iso_datetime
 from compliance.models import SAR
 from compliance.selectors.pep_exposures import pep_exposures_by_user
+from compliance.selectors.sar import sar_for_report
 from kyc.choices import CREDIT_TYPES, TransactionType
 
 CURRENCY = "SZL"
@@ -181,7 +182,12 @@ def build_report(sar: SAR) -> ET.Element:
 
 
 def render_goaml(sar: SAR) -> bytes:
-    """The report as UTF-8 XML with its declaration; a draft also says so in a comment before the root."""
+    """The report as UTF-8 XML with its declaration; a draft also says so in a comment before the root.
+
+    ``sar`` should come from ``sar_for_report``; a SAR loaded otherwise is loaded again that way.
+    """
+    if not hasattr(sar, "report_comments"):
+        sar = sar_for_report(sar=sar)
     report = build_report(sar)
     ET.indent(report)
     body = ET.tostring(report, encoding="unicode")
