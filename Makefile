@@ -40,13 +40,14 @@ format: install
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# check --deploy runs with the settings a deployment sets (GOAML_RENTITY_ID: the id the FIU gave us; 1 stands in).
 test: install lint
 	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
 		$(PY) manage.py check
 	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
 		$(PY) manage.py makemigrations --check --dry-run
 	ENVIRONMENT=production DEBUG=false SECRET_KEY=$$($(PY) -c "import secrets; print(secrets.token_urlsafe(50))") \
-		SECURE_HTTPS=true \
+		SECURE_HTTPS=true GOAML_RENTITY_ID=$${GOAML_RENTITY_ID:-1} \
 		$(PY) manage.py check --deploy --fail-level WARNING
 	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
 		$(PY) -m pytest $(PYTEST_ARGS)

@@ -7,8 +7,11 @@ class ComplianceConfig(AppConfig):
 
     def ready(self):
         from backoffice import demo, navigation, roles
+        from compliance import (
+            checks,  # noqa: F401 - registers the system checks
+            goaml,
+        )
         from compliance import demo as compliance_demo
-        from compliance import goaml
         from compliance.engine.hooks import screen_after_commit
         from compliance.selectors.sar import user_under_sar_retention
         from kyc import hooks as kyc_hooks

@@ -7,19 +7,28 @@ alerts are deduplicated by the engine.
 Deterministic and idempotent: every demo SAR has a fixed ``sarId``
 (``SAR-1767225600000-DEMO01`` ...) and is left alone once it exists. Each is
 filed and moved through the real services by the demo staff, so the history,
-the four-eyes stamps and the audit log look exactly as in production.
+the four-eyes stamps and the audit log look exactly as in production. The
+draft cites its subject's structuring alert (escalated: "SAR in progress"),
+one report was returned by its reviewer and rewritten (two narrative
+versions), and one carries comments and an evidence file.
 """
 
 import datetime as dt
+import io
 from decimal import Decimal
+
+import pikepdf
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from backoffice.models import Staff
 from compliance.choices import SARStatus
 from compliance.engine.hooks import screening_paused
 from compliance.engine.runner import scan
-from compliance.models import SAR
+from compliance.models import SAR, Alert
+from compliance.services.casework import attachment_add, comment_add
 from compliance.services.rules import rule_catalogue_load
-from compliance.services.sar import sar_create, sar_transition
+from compliance.services.sar import sar_create, sar_return, sar_transition
+from compliance.services.sar_drafts import sar_update
 from kyc.choices import Channel, TransactionType
 from kyc.models import PlatformUser, Transaction
 from kyc.services import transaction_record
@@ -36,7 +45,11 @@ DEMO_SARS = [
         12,
         SARStatus.DRAFT,
         ("compliance", None, None),
-        "Nine mobile-money top-ups of SZL 4,900 within 48 hours, each just under the SZL 5,000 reporting threshold.",
+        "WHO: The customer, a wallet holder since June 2026.\n\n"
+        "WHAT: Nine mobile-money top-ups of SZL 4,900 within 48 hours, each just under the SZL 5,000 reporting "
+        "threshold.\n\nWHEN: [the dates and times, first to last]\n\nWHERE: Mobile money, Manzini region.\n\n"
+        "WHY: [why splitting is suspicious here: no business reason given, a threshold avoided]\n\n"
+        "HOW: [the pattern: amounts just under the reporting threshold, split across days, channels or agents]",
     ),
     (
         "DEMO02",
@@ -119,6 +132,14 @@ ROAD = [
     SARStatus.CLOSED,
 ]
 SHORTCUT = {"DEMO08"}
+# DEMO02 went to review, came back with the reviewer's reason, was rewritten and handed in again.
+RETURNED = {
+    "DEMO02": (
+        "Name the eleven senders and give the dates of their transfers.",
+        "Dormant wallet (no activity for five months) reactivated and used to receive transfers from eleven "
+        "unrelated senders between the 3rd and the 9th of the month, SZL 18,250 in all, moved on the same days.",
+    )
+}
 NOTES = {
     SARStatus.PENDING_REVIEW: "Draft complete, evidence attached.",
     SARStatus.PENDING_APPROVAL: "Reviewed: facts and amounts checked against the ledger.",
@@ -175,6 +196,7 @@ def seed_sars(stdout) -> None:
             related_transaction_ids=[t.pk for t in _evidence(user, suffix)],
             sar_id=sar_id,
         )
+        _casework(suffix, sar, user, people)
         road = [s for s in ROAD if not (suffix in SHORTCUT and s == SARStatus.UNDER_INVESTIGATION)]
         for status in road[: road.index(final) + 1] if final != SARStatus.DRAFT else []:
             actor = people[
@@ -187,11 +209,52 @@ def seed_sars(stdout) -> None:
                 note=NOTES[status],
                 fiu_reference=f"FIU-SZ-2026-{suffix[-2:]}" if status == SARStatus.ACKNOWLEDGED else "",
             )
+            if status == SARStatus.PENDING_REVIEW and suffix in RETURNED:
+                reason, rewritten = RETURNED[suffix]
+                back = people["compliance"] if filer != "compliance" else people["compliance2"]
+                sar = sar_return(sar=sar, actor=back, reason=reason)
+                sar = sar_update(sar=sar, actor=people[filer], activity_description=rewritten)
+                sar = sar_transition(sar=sar, actor=actor, status=status, note="Senders and dates added.")
         created += 1
     stdout.write(
         f"SARs: {created} created, {SAR.objects.filter(sar_id__startswith=f'SAR-{STAMP}-DEMO').count()} "
         "demo SARs in every state"
     )
+
+
+def _demo_pdf(title: str) -> bytes:
+    """A one-page PDF without script or attachments (it passes the upload checks): the demo's evidence file."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(595, 842))
+    pdf.docinfo["/Title"] = title
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def _casework(suffix: str, sar: SAR, user: PlatformUser, people: dict) -> None:
+    """What officers added while they worked the demo reports: a cited alert, comments, an evidence file."""
+    if suffix == "DEMO01":
+        alert = Alert.objects.filter(user=user, rule__rule_type="structuring").order_by("created_at").first()
+        if alert is not None:
+            sar_update(sar=sar, actor=people["compliance"], related_alert_ids=[alert.pk])
+            comment_add(actor=people["compliance"], alert=alert, text="Drafting a SAR on this pattern.")
+    if suffix == "DEMO03":
+        comment_add(
+            actor=people["compliance2"],
+            sar=sar,
+            text="Checked the declared occupation (student) against the funding: no income to explain it.",
+        )
+        comment_add(
+            actor=people["compliance"],
+            sar=sar,
+            for_report=True,
+            text="Asked about the source of the cash on 2 November, the customer said it was a family gift.",
+        )
+        statement = SimpleUploadedFile(
+            "Wallet statement.pdf", _demo_pdf("Wallet statement"), content_type="application/pdf"
+        )
+        attachment_add(actor=people["compliance"], sar=sar, file=statement)
 
 
 # ---------------------------------------------------------------- AML rules and alerts

@@ -1,4 +1,9 @@
-"""A SAR as a downloadable file: a printable HTML report, plain text, or goAML XML."""
+"""A SAR as a downloadable file: a printable HTML report, plain text, or goAML XML.
+
+What each carries beyond the report's facts: the comments marked for the
+report (never the internal thread) and the list of evidence files, with their
+hashes. A SAR the MLRO has not approved is marked DRAFT in every format.
+"""
 
 from dataclasses import dataclass
 
@@ -7,6 +12,7 @@ from django.utils import timezone
 
 from compliance.goaml import render_goaml
 from compliance.models import SAR
+from compliance.selectors.sar import sar_for_report
 
 
 @dataclass(frozen=True)
@@ -31,12 +37,17 @@ def _context(sar: SAR) -> dict:
         "transactions_total": sum((t.amount for t in transactions), start=0),
         "alerts": list(sar.related_alerts.all()),
         "history": list(sar.transitions.all()),
+        "report_comments": sar.report_comments,
+        "attachments": sar.report_attachments,
+        "is_draft": not sar.is_approved,
         "generated_at": timezone.now(),
     }
 
 
 def render_sar(sar: SAR, fmt: str) -> bytes:
-    """``sar`` (loaded by ``selectors.sar.sar_for_report``) in ``fmt``, one of ``FORMATS``."""
+    """``sar`` (loaded by ``selectors.sar.sar_for_report``, else loaded so here) in ``fmt``, one of ``FORMATS``."""
+    if not hasattr(sar, "report_comments"):
+        sar = sar_for_report(sar=sar)
     if fmt == "goaml":
         return render_goaml(sar)
     template = "compliance/sar_export.html" if fmt == "html" else "compliance/sar_export.txt"

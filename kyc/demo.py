@@ -56,6 +56,8 @@ FIRST_NAMES = [
 ]
 LAST_NAMES = ["Dlamini", "Simelane", "Nxumalo", "Magagula", "Hlophe", "Kunene", "Mamba", "Shongwe", "Zwane", "Motsa"]
 REGIONS = ["Hhohho", "Manzini", "Lubombo", "Shiselweni"]
+CITIES = {"Hhohho": "Mbabane", "Manzini": "Manzini", "Lubombo": "Siteki", "Shiselweni": "Nhlangano"}
+STREETS = ["Gwamile Street", "Mhlakuvane Street", "Ngwane Street", "Sozisa Road", "Mahleka Street"]
 OCCUPATIONS = ["Teacher", "Trader", "Nurse", "Student", "Farmer", "Driver", "Civil servant", "Unemployed"]
 STATES = [VerificationStatus.VERIFIED, VerificationStatus.PENDING, VerificationStatus.REJECTED]
 RATINGS = [(RiskRating.LOW, 12), (RiskRating.MEDIUM, 48), (RiskRating.HIGH, 81)]
@@ -103,6 +105,11 @@ def _profiles(rng: random.Random) -> list[dict]:
         p["dob"] = born
         p["id_number"] = f"{born:%y%m%d}{5000 if p['sex'] == Sex.MALE else 0:04d}{i:02d}{rng.randint(0, 9)}"[:13]
         p["joined"] = BASE + dt.timedelta(days=i, hours=rng.randint(0, 10))
+        # identity papers and address (customer due diligence; goAML reports carry them)
+        p["id_issued"] = max(born + dt.timedelta(days=365 * 18), dt.date(2010, 1, 1)) + dt.timedelta(days=i * 37)
+        p["address"] = f"{10 + i * 3} {STREETS[i % len(STREETS)]}"
+        p["city"] = CITIES[p["region"]]
+        p["passport"] = f"SZ{720000 + i * 17:07d}" if i % 4 == 0 else ""
     return profiles
 
 
@@ -262,6 +269,13 @@ def seed(stdout) -> None:
             nationality="Swazi",
             occupation=p["occupation"],
             region=p["region"],
+            address_line=p["address"],
+            city=p["city"],
+            id_issue_date=p["id_issued"],
+            passport_number=p["passport"],
+            passport_country="SZ" if p["passport"] else "",
+            passport_issue_date=dt.date(2022, 3, 1) + dt.timedelta(days=p["index"]) if p["passport"] else None,
+            passport_expiry_date=dt.date(2032, 2, 28) + dt.timedelta(days=p["index"]) if p["passport"] else None,
             verification_status=p["status"],
             is_verified=p["status"] == VerificationStatus.VERIFIED,
             risk_rating=p["rating"],

@@ -95,5 +95,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    # pikepdf (the upload checks' PDF parser) announces its C++ log bridge at INFO on import
+    "loggers": {"django.request": {"level": "ERROR"}, "pikepdf": {"level": "WARNING"}},
 }

@@ -1,9 +1,11 @@
 """The alert triage queue: most severe first, assign to me, review, close as false positive, file a SAR.
 
 "File a SAR" drafts a SAR through the SAR service (``sar_create_from_alert``): the
-alert's user, its transactions and their total, the alert linked, and closes
-the alert as CLOSED_SAR_FILED in the same transaction; the officer lands on
-the new SAR to complete it and move it through the SAR workflow.
+alert's user, its transactions and their total, the alert linked and escalated
+("SAR in progress") in the same transaction; the officer lands on the new SAR
+to complete it. The alert closes as SAR filed when the report is submitted.
+The page's comments and evidence files are the case work section
+(``compliance.admin.casework``).
 """
 
 import json
@@ -20,6 +22,7 @@ from unfold.decorators import display
 from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from compliance.admin.casework import CaseWorkAdminMixin
 from compliance.choices import AlertStatus, Severity
 from compliance.filtersets import severity_rank
 from compliance.models import Alert, AlertEvent
@@ -62,9 +65,10 @@ class AlertEventInline(StateHistoryInline):
 
 
 @admin.register(Alert)
-class AlertAdmin(ModelAdmin):
+class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
     """The triage queue. Only compliance roles have the view permission (tipping-off)."""
 
+    casework_kind = "alert"
     list_display = ("severity_badge", "status", "rule", "user", "assigned_to", "created_at")
     list_filter = (
         QueueFilter,
@@ -167,7 +171,9 @@ class AlertAdmin(ModelAdmin):
             self.message_user(request, exc.message, messages.ERROR)
             return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
         self.message_user(
-            request, f"SAR {sar.sar_id} drafted from the alert; the alert is closed as SAR filed.", messages.SUCCESS
+            request,
+            f"SAR {sar.sar_id} drafted from the alert; the alert is escalated until the SAR is submitted.",
+            messages.SUCCESS,
         )
         return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[sar.pk]))
 

@@ -1,18 +1,21 @@
-"""The SAR pages of the admin site: the queue by status, and one report with its workflow buttons.
+"""The SAR pages of the admin site: the queue by status, one report with its workflow, and its case work.
 
-Every button calls ``compliance.services.sar_transition`` (the same path as
-the API) with the signed-in staff member as the actor, and only the moves
-that person may take now are shown (``selectors.sar_available_moves``).
-Nothing here edits a report in place: SARs are read-only records whose only
-changes are their transitions.
+Every button calls the services the API calls (``sar_transition``,
+``sar_return``) with the signed-in staff member as the actor, and only the
+moves that person may take now are shown (``selectors.sar_available_moves``,
+``sar_may_return``). Approving, which files the report with the FIU, goes
+through a confirmation page. A report is written and edited while it is a
+DRAFT on its own pages (``sar_drafts``); the page itself is read-only and says
+who must act next. Comments and evidence files: ``casework``.
 """
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
-from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.defaultfilters import floatformat
+from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
@@ -22,11 +25,15 @@ from unfold.decorators import display
 from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from compliance import narratives
+from compliance.admin.casework import CaseWorkAdminMixin
+from compliance.admin.sar_drafts import SARDraftingAdminMixin
 from compliance.choices import SARStatus
+from compliance.goaml import check_report, render_goaml
 from compliance.models import SAR, SARTransition
 from compliance.sar_export import FORMATS
-from compliance.selectors.sar import sar_available_moves, sar_for_report
-from compliance.services.sar import sar_export, sar_transition
+from compliance.selectors.sar import sar_available_moves, sar_for_report, sar_may_return, sar_next_step
+from compliance.services.sar import sar_export, sar_return, sar_transition
 
 STATUS_LABELS = {
     SARStatus.DRAFT: "info",
@@ -49,6 +56,18 @@ MOVE_LABELS = {
 }
 
 
+# Who the queue waits for, in a few words (the page says it in full: ``selectors.sar_next_step``).
+WAITING_FOR = {
+    SARStatus.DRAFT: "Filer: finish the draft",
+    SARStatus.PENDING_REVIEW: "Review (not the filer)",
+    SARStatus.PENDING_APPROVAL: "MLRO approval",
+    SARStatus.SUBMITTED: "FIU acknowledgement",
+    SARStatus.ACKNOWLEDGED: "FIU decision",
+    SARStatus.UNDER_INVESTIGATION: "FIU investigation",
+    SARStatus.CLOSED: "Nobody (closed)",
+}
+
+
 def can_view_sars(request) -> bool:
     """Sidebar and dashboard gate: compliance roles only (tipping-off)."""
     user = request.user
@@ -63,10 +82,12 @@ class SARTransitionInline(StateHistoryInline):
 
 
 @admin.register(SAR)
-class SARAdmin(ModelAdmin):
+class SARAdmin(CaseWorkAdminMixin, SARDraftingAdminMixin, ModelAdmin):
+    casework_kind = "sar"
     list_display = (
         "sar_ref",
         "status_label",
+        "waiting_for",
         "subject",
         "suspicious_activity_type",
         "amount",
@@ -93,7 +114,7 @@ class SARAdmin(ModelAdmin):
     ordering = ("-created_at",)
     date_hierarchy = None
     inlines = [SARTransitionInline]
-    change_form_outer_before_template = "compliance/sar_admin_workflow.html"
+    change_form_outer_before_template = "compliance/admin/sar_workflow.html"
     fieldsets = (
         (
             "Report",
@@ -104,13 +125,14 @@ class SARAdmin(ModelAdmin):
                     "suspicious_activity_type",
                     "date_of_suspicious_activity",
                     "amount",
-                    "activity_description",
+                    "narrative",
                     "fiu_ref",
                 )
             },
         ),
         ("Subject", {"fields": ("subject_summary",)}),
         ("Evidence", {"fields": ("transactions_table", "alerts_table")}),
+        ("Narrative versions", {"fields": ("narrative_history",)}),
         (
             "People and dates",
             {
@@ -131,11 +153,12 @@ class SARAdmin(ModelAdmin):
         "suspicious_activity_type",
         "date_of_suspicious_activity",
         "amount",
-        "activity_description",
+        "narrative",
         "fiu_ref",
         "subject_summary",
         "transactions_table",
         "alerts_table",
+        "narrative_history",
         "filed_by",
         "drafted_at",
         "reviewed_by",
@@ -150,20 +173,22 @@ class SARAdmin(ModelAdmin):
     # ------------------------------------------------------------ permissions
 
     def has_add_permission(self, request):
-        return False  # SARs are filed through the API (POST /admin/aml/sars) with its validations
+        # "Add" opens the two-step new-SAR page (sar_drafts), which files through the same service as the API
+        return bool(getattr(request.user, "has_capability", None) and request.user.has_capability("sars.file"))
 
     def has_change_permission(self, request, obj=None):
-        return False  # a report changes only through its transitions
+        return False  # the page is read-only: a draft is edited on its own page, a report moves by its transitions
 
     def has_delete_permission(self, request, obj=None):
         return False  # kept for the legal retention period
 
     def get_object(self, request, object_id, from_field=None):
-        """One report with everything its page shows (people, evidence, alerts) in a fixed number of queries."""
-        sar = super().get_object(request, object_id, from_field)
-        if sar is not None:
-            sar = sar_for_report(sar=sar)
-        return sar
+        """One report with everything its page shows, in a fixed number of queries, loaded once per request."""
+        cache = request.__dict__.setdefault("_sar_pages", {})
+        if object_id not in cache:
+            sar = super().get_object(request, object_id, from_field)
+            cache[object_id] = sar_for_report(sar=sar) if sar is not None else None
+        return cache[object_id]
 
     # ------------------------------------------------------------ columns
 
@@ -178,6 +203,10 @@ class SARAdmin(ModelAdmin):
     @display(description="Status", ordering="status", label=STATUS_LABELS)
     def status_label(self, obj):
         return obj.status
+
+    @display(description="Waiting for")
+    def waiting_for(self, obj):
+        return WAITING_FOR[obj.status]
 
     @display(description="Subject", ordering="entity_user__last_name")
     def subject(self, obj):
@@ -254,6 +283,35 @@ class SARAdmin(ModelAdmin):
             ),
         )
 
+    @display(description="Narrative")
+    def narrative(self, obj):
+        return format_html(
+            "<div style='white-space:pre-wrap' data-testid='sar-narrative'>{}</div>", obj.activity_description
+        )
+
+    @display(description="Versions")
+    def narrative_history(self, obj):
+        versions = sorted(obj.narrative_versions.all(), key=lambda v: v.number, reverse=True)  # prefetched
+        if not versions:
+            return "None"
+        rows = format_html_join(
+            "",
+            "<details{}><summary>Version {} &middot; {} UTC &middot; {} &middot; {} characters</summary>"
+            "<pre>{}</pre></details>",
+            (
+                (
+                    " open" if i == 0 and len(versions) > 1 else "",
+                    v.number,
+                    f"{v.created_at:%Y-%m-%d %H:%M}",
+                    (v.author.full_name or v.author.email) if v.author else "unknown",
+                    len(v.text),
+                    v.text,
+                )
+                for i, v in enumerate(versions)
+            ),
+        )
+        return format_html("<div class='cw-versions' data-testid='narrative-versions'>{}</div>", rows)
+
     # ------------------------------------------------------------ workflow buttons and exports
 
     def get_urls(self):
@@ -268,24 +326,55 @@ class SARAdmin(ModelAdmin):
                 self.admin_site.admin_view(self.export_view),
                 name="compliance_sar_export",
             ),
+            path(
+                "<uuid:object_id>/return/",
+                self.admin_site.admin_view(self.return_view),
+                name="compliance_sar_return",
+            ),
+            path(
+                "<uuid:object_id>/confirm-submit/",
+                self.admin_site.admin_view(self.confirm_submit_view),
+                name="compliance_sar_confirm_submit",
+            ),
         ]
         return urls + super().get_urls()
+
+    def workflow_context(self, request, sar) -> dict:
+        """The workflow box: moves, return, next step, exports, the goAML check, the editor link."""
+        moves = sar_available_moves(sar=sar, actor=request.user)
+        return {
+            "sar_obj": sar,
+            "sar_moves": [{"status": status, "label": MOVE_LABELS[status]} for status in moves],
+            "sar_may_return": sar_may_return(sar=sar, actor=request.user),
+            "sar_next_step": sar_next_step(sar=sar),
+            "sar_you_act": bool(moves),
+            "sar_last_return": next(
+                (t for t in reversed(sar.transitions.all()) if t.to_status == SARStatus.DRAFT), None
+            ),
+            "sar_open_prompts": narratives.open_prompts(sar.activity_description)
+            if sar.status == SARStatus.DRAFT
+            else 0,
+            "sar_can_edit": sar.status == SARStatus.DRAFT and request.user.has_capability("sars.file"),
+            "sar_edit_url": reverse("admin:compliance_sar_edit", args=[sar.pk]),
+            "sar_transition_url": reverse("admin:compliance_sar_transition", args=[sar.pk]),
+            "sar_return_url": reverse("admin:compliance_sar_return", args=[sar.pk]),
+            "sar_confirm_url": reverse("admin:compliance_sar_confirm_submit", args=[sar.pk]),
+            "sar_goaml": check_report(render_goaml(sar)),
+            "sar_exports": [
+                {"label": label, "url": reverse("admin:compliance_sar_export", args=[sar.pk, fmt])}
+                for fmt, label in (("html", "HTML report"), ("text", "Plain text"), ("goaml", "goAML XML"))
+            ],
+        }
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         sar = self.get_object(request, object_id)
         extra_context = extra_context or {}
         if sar is not None:
-            extra_context["sar_moves"] = [
-                {"status": status, "label": MOVE_LABELS[status]}
-                for status in sar_available_moves(sar=sar, actor=request.user)
-            ]
-            extra_context["sar_obj"] = sar
-            extra_context["sar_transition_url"] = reverse("admin:compliance_sar_transition", args=[sar.pk])
-            extra_context["sar_exports"] = [
-                {"label": label, "url": reverse("admin:compliance_sar_export", args=[sar.pk, fmt])}
-                for fmt, label in (("html", "HTML report"), ("text", "Plain text"), ("goaml", "goAML XML"))
-            ]
+            extra_context.update(self.workflow_context(request, sar))
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def _back(self, object_id):
+        return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[object_id]))
 
     def transition_view(self, request, object_id):
         if request.method != "POST":
@@ -293,19 +382,57 @@ class SARAdmin(ModelAdmin):
         if not self.has_view_permission(request):
             raise PermissionDenied
         sar = get_object_or_404(SAR, pk=object_id)
+        status = request.POST.get("status", "")
+        if status == SARStatus.SUBMITTED and request.POST.get("confirmed") != "yes":
+            # approving files the report with the FIU: it is confirmed on its own page first
+            return HttpResponseRedirect(reverse("admin:compliance_sar_confirm_submit", args=[object_id]))
         try:
             sar = sar_transition(
                 sar=sar,
                 actor=request.user,
-                status=request.POST.get("status", ""),
+                status=status,
                 note=request.POST.get("note", "").strip()[:5000],
                 fiu_reference=request.POST.get("fiu_reference", "").strip()[:64],
             )
         except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
+            reasons = (exc.details or {}).get("report", [])
+            self.message_user(request, " ".join([exc.message, *reasons[:5]]), messages.ERROR)
         else:
             self.message_user(request, f"{sar.sar_id} moved to {sar.get_status_display()}.", messages.SUCCESS)
-        return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[object_id]))
+        return self._back(object_id)
+
+    def return_view(self, request, object_id):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        sar = get_object_or_404(SAR, pk=object_id)
+        try:
+            sar = sar_return(sar=sar, actor=request.user, reason=request.POST.get("reason", "")[:5000])
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+        else:
+            self.message_user(request, f"{sar.sar_id} returned to the draft for more work.", messages.SUCCESS)
+        return self._back(object_id)
+
+    def confirm_submit_view(self, request, object_id):
+        """The step before the approval that files the report: what goes to the FIU, and whether it validates."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        sar = self.get_object(request, object_id)
+        if sar is None:
+            raise Http404
+        if SARStatus.SUBMITTED not in sar_available_moves(sar=sar, actor=request.user):
+            self.message_user(request, "You cannot approve and submit this report now.", messages.ERROR)
+            return self._back(object_id)
+        context = {
+            **self.admin_site.each_context(request),
+            **self.workflow_context(request, sar),
+            "opts": self.opts,
+            "title": f"Approve {sar.sar_id} and submit it to the FIU?",
+            "transactions": list(sar.related_transactions.all()),
+        }
+        return TemplateResponse(request, "compliance/admin/sar_confirm_submit.html", context)
 
     def export_view(self, request, object_id, fmt):
         if not self.has_view_permission(request) or fmt not in FORMATS:

@@ -66,7 +66,7 @@ def may_move_to(target: str):
 
     def check(instance, user) -> bool:
         has = getattr(user, "has_capability", None)
-        # no row of the table leads into DRAFT; the fallback only keeps the lookup total
+        # moves into DRAFT are returns, checked by may_return_from; the fallback only keeps the lookup total
         return bool(has and has(TARGET_CAPABILITY.get(target, "sars.file")))
 
     return check
@@ -75,6 +75,24 @@ def may_move_to(target: str):
 def require_role(actor, target: str) -> None:
     if not may_move_to(target)(None, actor):
         raise Forbidden("Your role does not allow moving a SAR to " + target)
+
+
+# Sending a report back to DRAFT: the reviewer's step (compliance officers) from PENDING_REVIEW, the
+# approver's (MLROs) from PENDING_APPROVAL. Never the filer (four eyes), always with a reason.
+RETURN_CAPABILITY: dict[str, str] = {
+    SARStatus.PENDING_REVIEW: "sars.review",
+    SARStatus.PENDING_APPROVAL: "sars.approve",
+}
+
+
+def may_return_from(source: str):
+    """A django-fsm permission callable: the staff member's role allows returning a SAR from ``source``."""
+
+    def check(instance, user) -> bool:
+        has = getattr(user, "has_capability", None)
+        return bool(has and has(RETURN_CAPABILITY[source]))
+
+    return check
 
 
 class SAR(ConcurrentTransitionMixin, models.Model):
@@ -204,6 +222,41 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         """The filer hands the draft over for review."""
         self._guard(actor, SARStatus.PENDING_REVIEW)
 
+    # A reviewer or approver sends the report back for more work. Not a row of the interface's table: the
+    # status endpoint refuses a move to DRAFT (TRANSITIONS below leaves these out); compliance.services.sar_return
+    # takes them, with the reason.
+    @transition(
+        field=status,
+        source=SARStatus.PENDING_APPROVAL,
+        target=SARStatus.DRAFT,
+        permission=may_return_from(SARStatus.PENDING_APPROVAL),
+    )
+    @transition(
+        field=status,
+        source=SARStatus.PENDING_REVIEW,
+        target=SARStatus.DRAFT,
+        permission=may_return_from(SARStatus.PENDING_REVIEW),
+    )
+    def return_to_draft(self, *, actor) -> None:
+        """Back to DRAFT for more work; the review (if any) no longer stands, so the next one starts afresh."""
+        self.check_return(actor=actor)
+        if getattr(actor, "pk", None) == self.filed_by_id:
+            raise FourEyesRequired("The person who filed the SAR cannot return it; a reviewer or approver does")
+        self.reviewed_by = None
+        self.reviewed_at = None
+
+    def check_return(self, *, actor) -> None:
+        """Refuse a return from a state that has none (409, whoever asks) or beyond ``actor``'s role (403)."""
+        if (self.status, SARStatus.DRAFT) not in RETURNS:
+            raise InvalidTransition(f"Cannot move SAR from {self.status} to {SARStatus.DRAFT}")
+        if not may_return_from(self.status)(self, actor):
+            raise Forbidden(f"Your role does not allow returning a SAR from {self.status}")
+
+    @property
+    def is_approved(self) -> bool:
+        """Approved by the MLRO (and so filed): exports stop being marked DRAFT."""
+        return self.status in APPROVED_STATES
+
     @transition(
         field=status,
         source=SARStatus.PENDING_REVIEW,
@@ -271,8 +324,14 @@ class SAR(ConcurrentTransitionMixin, models.Model):
 
 
 # (from, to) -> name of the SAR method that makes the move; read from the
-# @transition declarations so the table exists in one place only.
-TRANSITIONS: dict[tuple[str, str], str] = transition_table(SAR)
+# @transition declarations so the table exists in one place only. The status
+# endpoint's table is the interface's: returns to DRAFT are their own action.
+TRANSITIONS: dict[tuple[str, str], str] = {
+    move: name for move, name in transition_table(SAR).items() if move[1] != SARStatus.DRAFT
+}
+RETURNS: dict[tuple[str, str], str] = {
+    move: name for move, name in transition_table(SAR).items() if move[1] == SARStatus.DRAFT
+}
 
 
 class SARTransition(StateChange):
@@ -287,3 +346,32 @@ class SARTransition(StateChange):
 
     def __str__(self):
         return f"{self.sar_id}: {self.from_status} -> {self.to_status}"
+
+
+class SARNarrativeVersion(models.Model):
+    """One version of a SAR's narrative (its activity description), numbered from 1. Rows are only ever added.
+
+    Filing writes version 1; every edit that changes the text adds the next, so
+    the page and an audit can show what the report said at each step, and who
+    wrote it.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    sar = models.ForeignKey(SAR, on_delete=models.CASCADE, related_name="narrative_versions")
+    number = models.PositiveIntegerField()
+    text = models.TextField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["sar", "number"]
+        verbose_name = "narrative version"
+        constraints = [
+            models.UniqueConstraint(fields=["sar", "number"], name="sar_narrative_version_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="sar_narrative_version_from_one"),
+        ]
+
+    def __str__(self):
+        return f"{self.sar_id} narrative v{self.number}"

@@ -7,8 +7,9 @@ from backoffice.tests.admin_queries import admin_browser, assert_flat, registere
 from backoffice.tests.factories import StaffFactory
 from compliance.choices import AlertStatus, SARStatus
 from compliance.models import AlertEvent
-from compliance.services import alert_assign, rule_update
+from compliance.services import alert_assign, attachment_add, comment_add, rule_update, sar_update
 from compliance.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
+from compliance.tests.casework.conftest import pdf_upload
 from compliance.tests.sar.conftest import crew, make_sar, subject  # noqa: F401 - fixtures
 from kyc.tests.factories import TransactionFactory
 
@@ -35,6 +36,52 @@ def test_sar_list_and_sar_page(make_sar, subject, crew):  # noqa: F811
     assert_flat(client, page, more_evidence)
 
 
+def test_the_sar_page_costs_the_same_however_much_case_work_it_shows(make_sar, subject, crew, make_alert, media):  # noqa: F811
+    client = admin_browser()
+    draft = make_sar(SARStatus.DRAFT)
+    alert = make_alert(user=subject)
+    sar_update(sar=draft, actor=crew["filer"], related_alert_ids=[alert.pk])
+
+    def more_case_work(n):
+        for i in range(n):
+            comment_add(actor=crew["reviewer"], sar=draft, text=f"note {i}", for_report=bool(i % 2))
+            comment_add(actor=crew["reviewer"], alert=alert, text=f"alert note {i}", for_report=True)
+            attachment_add(actor=crew["filer"], sar=draft, file=pdf_upload(f"file{i}.pdf"))
+            attachment_add(actor=crew["filer"], alert=alert, file=pdf_upload(f"alert{i}.pdf"))
+            sar_update(sar=draft, actor=crew["filer"], activity_description=f"version {i}")
+        draft.related_transactions.add(*TransactionFactory.create_batch(n, user=subject))
+
+    assert_flat(client, reverse("admin:compliance_sar_change", args=[draft.pk]), more_case_work, by=3)
+
+
+def test_the_sar_writing_pages_cost_the_same_however_long_the_ledger(make_sar, subject, crew, make_alert):  # noqa: F811
+    client = admin_browser()
+    draft = make_sar(SARStatus.DRAFT)
+
+    def more_ledger(n):
+        rows = TransactionFactory.create_batch(n, user=subject)
+        draft.related_transactions.add(*rows[:2])
+        for _ in range(n):
+            make_alert(user=subject)
+
+    new = reverse("admin:compliance_sar_new")
+    assert_flat(client, f"{new}?q=a", lambda n: [make_sar() for _ in range(n)])
+    assert_flat(client, f"{new}?subject={subject.pk}", more_ledger)
+    assert_flat(client, reverse("admin:compliance_sar_edit", args=[draft.pk]), more_ledger)
+
+
+def test_the_confirmation_page_costs_the_same_however_much_it_summarises(make_sar, subject, crew):  # noqa: F811
+    client = admin_browser()
+    sar = make_sar(SARStatus.PENDING_APPROVAL)
+
+    def more(n):
+        sar.related_transactions.add(*TransactionFactory.create_batch(n, user=subject))
+        for i in range(n):
+            comment_add(actor=crew["reviewer"], sar=sar, text=f"for the FIU {i}", for_report=True)
+
+    assert_flat(client, reverse("admin:compliance_sar_confirm_submit", args=[sar.pk]), more)
+
+
 def test_alert_queue_and_alert_page(make_alert):  # noqa: F811
     client = admin_browser()
     alert = make_alert(transactions=1)
@@ -50,6 +97,20 @@ def test_alert_queue_and_alert_page(make_alert):  # noqa: F811
 
     assert_flat(client, reverse("admin:compliance_alert_change", args=[alert.pk]), more_history)
     assert AlertEvent.objects.filter(alert=alert).count() >= 4 and alert.status == AlertStatus.OPEN
+
+
+def test_the_alert_page_costs_the_same_however_long_its_thread(make_alert, make_sar, crew, media):  # noqa: F811
+    client = admin_browser()
+    alert = make_alert(transactions=1)
+
+    def more_case_work(n):
+        for i in range(n):
+            comment_add(actor=crew["reviewer"], alert=alert, text=f"note {i}")
+            attachment_add(actor=crew["reviewer"], alert=alert, file=pdf_upload(f"evidence{i}.pdf"))
+            sar = make_sar()
+            sar.related_alerts.add(alert)
+
+    assert_flat(client, reverse("admin:compliance_alert_change", args=[alert.pk]), more_case_work)
 
 
 def test_rule_list_and_rule_page(rule):  # noqa: F811

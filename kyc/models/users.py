@@ -6,7 +6,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from kyc.choices import RiskRating, Sex, VerificationStatus
 
@@ -36,6 +36,16 @@ class PlatformUser(models.Model):
     occupation = models.CharField(max_length=100, blank=True, default="")
     region = models.CharField(max_length=64, blank=True, default="", help_text="Region of residence")
     country = models.CharField(max_length=2, default="SZ", help_text="ISO 3166-1 alpha-2")
+    # Customer due diligence facts a regulator's report asks for (goAML's t_person_my_client): the
+    # residential address, and the identity documents' dates. Empty when not collected.
+    address_line = models.CharField(max_length=255, blank=True, default="", help_text="Street and house")
+    city = models.CharField(max_length=64, blank=True, default="", help_text="Town or city of residence")
+    id_issue_date = models.DateField(null=True, blank=True, help_text="Issue date of the national ID card")
+    id_expiry_date = models.DateField(null=True, blank=True, help_text="Expiry date of the ID card, if it has one")
+    passport_number = models.CharField(max_length=32, blank=True, default="")
+    passport_country = models.CharField(max_length=2, blank=True, default="", help_text="ISO 3166-1 alpha-2")
+    passport_issue_date = models.DateField(null=True, blank=True)
+    passport_expiry_date = models.DateField(null=True, blank=True)
     verification_status = models.CharField(
         max_length=10, choices=VerificationStatus.choices, default=VerificationStatus.PENDING, db_index=True
     )
@@ -71,6 +81,18 @@ class PlatformUser(models.Model):
                 condition=Q(current_risk_score__gte=0) & Q(current_risk_score__lte=100),
                 name="kyc_user_risk_score_range",
             ),
+            models.CheckConstraint(
+                condition=Q(id_expiry_date__isnull=True)
+                | Q(id_issue_date__isnull=True)
+                | Q(id_expiry_date__gt=F("id_issue_date")),
+                name="kyc_user_id_expires_after_issue",
+            ),
+            models.CheckConstraint(
+                condition=Q(passport_expiry_date__isnull=True)
+                | Q(passport_issue_date__isnull=True)
+                | Q(passport_expiry_date__gt=F("passport_issue_date")),
+                name="kyc_user_passport_expires_after_issue",
+            ),
         ]
         # The default list (active users, newest first, id as tie-breaker) reads straight off this index,
         # so page 1 of a million users does not sort them.
@@ -91,3 +113,16 @@ class PlatformUser(models.Model):
             raise ValidationError({"is_verified": "Only a VERIFIED user is marked verified."})
         if self.email:
             self.email = self.email.strip().lower()
+        errors = {}
+        if self.id_issue_date and self.id_expiry_date and self.id_expiry_date <= self.id_issue_date:
+            errors["id_expiry_date"] = "The ID card cannot expire before it was issued."
+        if (
+            self.passport_issue_date
+            and self.passport_expiry_date
+            and self.passport_expiry_date <= self.passport_issue_date
+        ):
+            errors["passport_expiry_date"] = "The passport cannot expire before it was issued."
+        if bool(self.passport_number) != bool(self.passport_country):
+            errors["passport_country"] = "A passport is recorded with its number and its issuing country."
+        if errors:
+            raise ValidationError(errors)

@@ -5,8 +5,9 @@ from decimal import Decimal
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import empty
 
-from backoffice.api.serializers import MoneyField
+from backoffice.api.serializers import MoneyField, RejectUnknownFieldsMixin
 from compliance.choices import ActivityType, SARStatus
 
 
@@ -111,3 +112,25 @@ class SARFilerOut(serializers.Serializer):
 class SARListItemOut(SAROut):
     entityUser = SARSubjectOut(source="entity_user")
     filedBy = SARFilerOut(source="filed_by", allow_null=True)
+
+
+class SARUpdateIn(RejectUnknownFieldsMixin, SARCreateIn):
+    """PATCH of a DRAFT: the create fields a draft may change, each optional, checked alike; any other field 400."""
+
+    entityUserId = None
+    filedById = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():  # absent means unchanged: no field is required, none has a default
+            field.required = False
+            field.default = empty
+
+    def validate(self, attrs):
+        if not attrs:
+            raise serializers.ValidationError("Name at least one field to change.")
+        return attrs
+
+
+class SARReturnIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=5000)

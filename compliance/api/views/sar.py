@@ -1,4 +1,4 @@
-"""/admin/aml/sars: list, file, move along the workflow, export.
+"""/admin/aml/sars: list, file, edit a draft, move along the workflow, return to DRAFT, export.
 
 Only compliance roles hold the ``sars.*`` capabilities (backoffice.roles), so
 support and finance get 403 on every one of these endpoints: the subject of a
@@ -22,8 +22,10 @@ from compliance.api.serializers.sar import (
     SARCreatedOut,
     SARCreateIn,
     SARListItemOut,
+    SARReturnIn,
     SARStatusIn,
     SARStatusOut,
+    SARUpdateIn,
 )
 from compliance.choices import SARStatus
 from compliance.filtersets import SARFilterSet
@@ -98,7 +100,14 @@ class SARViewSet(ApiViewSet):
     lookup_url_kwarg = "sarId"
     lookup_value_regex = "[^/]+"
     # which moves a role may make is decided per target state by the model's transitions
-    capabilities = {"list": "sars.read", "create": "sars.file", "status": "sars.read", "export": "sars.read"}
+    capabilities = {
+        "list": "sars.read",
+        "create": "sars.file",
+        "partial_update": "sars.file",
+        "status": "sars.read",
+        "return_to_draft": "sars.read",
+        "export": "sars.read",
+    }
 
     def get_queryset(self):
         return sar_list()
@@ -117,6 +126,34 @@ class SARViewSet(ApiViewSet):
             raise Forbidden("filedById may only name yourself")
         sar = services.sar_create(actor=request.user, **data)
         return self.ok(SARCreatedOut(sar).data, message="SAR created", status=201)
+
+    @extend_schema(
+        tags=TAG,
+        summary="Edit a SAR in DRAFT (narrative, type, date, amount, evidence); keeps every narrative version",
+        parameters=[SAR_REF],
+        request=SARUpdateIn,
+        responses={200: SARCreatedOut},
+    )
+    def partial_update(self, request, sarId: str):
+        sar = sar_get(ref=sarId)
+        sar = services.sar_update(sar=sar, actor=request.user, **self.input(SARUpdateIn))
+        return self.ok(SARCreatedOut(sar).data, message="SAR updated")
+
+    @extend_schema(
+        tags=TAG,
+        summary="Return a SAR under review or approval to DRAFT, with the reason",
+        parameters=[SAR_REF],
+        request=SARReturnIn,
+        responses={200: SARStatusOut},
+    )
+    @action(detail=True, methods=["post"], url_path="return", filter_backends=[], pagination_class=None)
+    def return_to_draft(self, request, sarId: str):
+        sar = sar_get(ref=sarId)
+        # the state (409) and the role (403) are answered before the reason they would need, as for status moves
+        sar.check_return(actor=request.user)
+        data = self.input(SARReturnIn)
+        sar = services.sar_return(sar=sar, actor=request.user, reason=data["reason"])
+        return self.ok(SARStatusOut(sar).data, message="SAR returned to draft")
 
     @extend_schema(
         tags=TAG,

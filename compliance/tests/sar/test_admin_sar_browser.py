@@ -11,7 +11,8 @@ pytestmark = pytest.mark.browser
 
 
 def move_buttons(page):
-    return sorted(b.get_attribute("data-move") for b in page.locator("#sar-workflow button[data-move]").all())
+    """The moves on offer: buttons, and the link to the confirmation page that approval goes through."""
+    return sorted(b.get_attribute("data-move") for b in page.locator("#sar-workflow [data-move]").all())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -39,7 +40,9 @@ def test_filer_then_reviewer_then_mlro_move_a_sar_with_the_buttons(browser, live
     mlro = signed_in_page(browser, live_server, crew["approver"])
     mlro.goto(url)
     assert move_buttons(mlro) == ["SUBMITTED"]
-    mlro.click("#sar-workflow button[data-move=SUBMITTED]")
+    mlro.click("#sar-workflow [data-move=SUBMITTED]")
+    mlro.check("[data-testid=confirm-checkbox]")
+    mlro.click("[data-testid=confirm-submit]")
     mlro.wait_for_selector("#sar-workflow button[data-move=ACKNOWLEDGED]")
 
     sar = SAR.objects.get(pk=sar.pk)

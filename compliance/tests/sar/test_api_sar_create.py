@@ -142,7 +142,7 @@ def test_related_alerts_are_linked_and_returned(clients, subject, subject_alert)
     assert list(SAR.objects.get(pk=r.json()["data"]["id"]).related_alerts.all()) == [subject_alert]
 
 
-def test_alerts_a_sar_cites_leave_the_queue_as_sar_filed(clients, subject, subject_alert):
+def test_alerts_a_sar_cites_are_escalated_while_it_is_in_progress(clients, subject, subject_alert):
     from compliance.models import Alert
 
     closed_earlier = Alert.objects.create(
@@ -155,6 +155,6 @@ def test_alerts_a_sar_cites_leave_the_queue_as_sar_filed(clients, subject, subje
     sar_id = r.json()["data"]["sarId"]
     subject_alert.refresh_from_db()
     closed_earlier.refresh_from_db()
-    assert subject_alert.status == "CLOSED_SAR_FILED"
-    assert subject_alert.events.get().note == f"Cited by SAR {sar_id}."
+    assert subject_alert.status == "ESCALATED"
+    assert subject_alert.events.get().note == f"Cited by SAR {sar_id}: SAR in progress."
     assert closed_earlier.status == "CLOSED_FALSE_POSITIVE" and not closed_earlier.events.exists()

@@ -27,6 +27,12 @@ def endpoints(sar, user):
         ("put", f"{base}/{sar.pk}/status", {"status": "PENDING_REVIEW"}),
         ("get", f"{base}/{sar.pk}/export", None),
         ("get", f"{base}/{sar.sar_id}/export?format=goaml", None),
+        ("patch", f"{base}/{sar.pk}", {"activityDescription": "y"}),
+        ("post", f"{base}/{sar.pk}/return", {"reason": "z"}),
+        ("get", f"{base}/{sar.pk}/comments", None),
+        ("post", f"{base}/{sar.pk}/comments", {"text": "hello"}),
+        ("get", f"{base}/{sar.sar_id}/attachments", None),
+        ("post", f"{base}/{sar.sar_id}/attachments", {"file": "x"}),
     ]
 
 
