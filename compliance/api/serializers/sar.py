@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from backoffice.api.serializers import MoneyField
+from compliance.api.serializers.deadlines import SARDueAtField, SARPriorityField
 from compliance.choices import ActivityType, SARStatus
 
 
@@ -67,6 +68,8 @@ class SAROut(serializers.Serializer):
     amountInvolved = MoneyField(source="amount_involved")
     draftedAt = serializers.DateTimeField(source="drafted_at")
     createdAt = serializers.DateTimeField(source="created_at")
+    dueAt = SARDueAtField()
+    priority = SARPriorityField()
 
 
 class SARCreatedOut(SAROut):
