@@ -7,8 +7,9 @@ class ComplianceConfig(AppConfig):
 
     def ready(self):
         from backoffice import demo, navigation, roles
+        from compliance import deadlines, goaml
         from compliance import demo as compliance_demo
-        from compliance import goaml
+        from compliance.customer_view import register_panels
         from compliance.engine.hooks import screen_after_commit
         from compliance.selectors.sar import user_under_sar_retention
         from kyc import hooks as kyc_hooks
@@ -16,6 +17,8 @@ class ComplianceConfig(AppConfig):
         kyc_hooks.transaction_recorded.register(screen_after_commit)
         kyc_hooks.purge_held.register(user_under_sar_retention)
         goaml.check_settings()
+        deadlines.check_settings()
+        register_panels()
         roles.grant_admin_permissions("sars.read", {"compliance.view_sar", "compliance.view_sartransition"})
         roles.grant_admin_permissions("rules.read", {"compliance.view_amlrule", "compliance.view_amlruleversion"})
         roles.grant_admin_permissions("rules.write", {"compliance.add_amlrule", "compliance.change_amlrule"})

@@ -15,8 +15,8 @@ from unfold.decorators import action, display
 from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
-from kyc import selectors, services
-from kyc.choices import RiskRating, VerificationStatus
+from kyc import panels, selectors, services
+from kyc.choices import CreditStatus, RiskRating, VerificationStatus
 from kyc.filtersets import search_q
 from kyc.models import PlatformUser, Transaction
 
@@ -159,8 +159,18 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         "timeline",
     )
 
+    # the customer view (kyc.panels): sections other apps contribute, each showing itself only to its roles
+    change_form_outer_before_template = "kyc/admin/customer_view.html"
+
     class Media:
         css = {"all": ("kyc/admin.css",)}
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = extra_context or {}
+        user = self.get_object(request, object_id)
+        if user is not None:
+            extra_context["customer_panels"] = panels.render_panels(request, user)
+        return super().change_view(request, object_id, form_url, extra_context)
 
     # ---------------------------------------------------------------- permissions
 
@@ -207,7 +217,11 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     @display(description="Ledger")
     def ledger(self, obj):
-        rows = list(selectors.user_transactions(user=obj).order_by("-created_at", "-pk")[:LEDGER_ROWS_SHOWN])
+        rows = list(
+            selectors.user_transactions(user=obj)
+            .select_related("counterparty_user", "counterparty_vendor")
+            .order_by("-created_at", "-pk")[:LEDGER_ROWS_SHOWN]
+        )
         link = reverse("admin:kyc_transaction_changelist") + f"?user__id__exact={obj.pk}"
         return render_to_string("kyc/admin/ledger.html", {"rows": rows, "link": link, "shown": LEDGER_ROWS_SHOWN})
 
@@ -263,11 +277,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                 except DomainError as exc:
                     self.message_user(request, exc.message, messages.ERROR)
                 else:
-                    self.message_user(
-                        request,
-                        f"Credited SZL {result.added_amount:,.2f}; balance now SZL {result.new_balance:,.2f}.",
-                        messages.SUCCESS,
-                    )
+                    self._report_credit(request, result)
                     return self._back(user)
         else:
             form = CreditForm(initial={"idempotency_key": uuid.uuid4().hex})
@@ -279,6 +289,24 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             "title": f"Credit the wallet of {user.full_name}",
         }
         return TemplateResponse(request, "kyc/admin/credit_form.html", context)
+
+    def _report_credit(self, request, result) -> None:
+        credit = result.request
+        if credit.status == CreditStatus.PENDING:
+            self.message_user(
+                request,
+                f"SZL {credit.amount:,.2f} is above the approval threshold: the credit waits for a second "
+                "finance or admin person (Credit approvals). No money has moved yet.",
+                messages.WARNING,
+            )
+        elif result.needs_approval:
+            self.message_user(request, f"This credit was already {credit.get_status_display().lower()}.", messages.INFO)
+        else:
+            self.message_user(
+                request,
+                f"Credited SZL {result.added_amount:,.2f}; balance now SZL {result.new_balance:,.2f}.",
+                messages.SUCCESS,
+            )
 
     def _confirm(self, request, user, *, verb: str, service):
         if request.method == "POST":
@@ -361,3 +389,7 @@ def _user_cards(request):
             "link": f"{changelist}?verification_status__exact=PENDING",
         },
     ]
+
+
+# the maker-checker pages live beside this module; importing them registers them with the admin site
+from kyc import admin_credits  # noqa: E402, F401
