@@ -33,7 +33,7 @@ class ComplianceConfig(AppConfig):
                     "SARs", "report", "admin:compliance_sar_changelist", navigation.has_capability("sars.read")
                 ),
                 navigation.Item(
-                    "Alert queue",
+                    "Alerts",
                     "notification_important",
                     "admin:compliance_alert_changelist",
                     navigation.has_perm("compliance.view_alert"),

@@ -296,7 +296,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             self.message_user(
                 request,
                 f"SZL {credit.amount:,.2f} is above the approval threshold: the credit waits for a second "
-                "finance or admin person (Credit approvals). No money has moved yet.",
+                "finance or admin person (Credit requests). No money has moved yet.",
                 messages.WARNING,
             )
         elif result.needs_approval:

@@ -22,16 +22,19 @@ class KycConfig(AppConfig):
             position=20,
             items=[
                 navigation.Item(
-                    "Users", "group", "admin:kyc_platformuser_changelist", navigation.has_perm("kyc.view_platformuser")
+                    "KYC users",
+                    "group",
+                    "admin:kyc_platformuser_changelist",
+                    navigation.has_perm("kyc.view_platformuser"),
                 ),
                 navigation.Item(
-                    "Ledger",
+                    "Transactions",
                     "receipt_long",
                     "admin:kyc_transaction_changelist",
                     navigation.has_perm("kyc.view_transaction"),
                 ),
                 navigation.Item(
-                    "Credit approvals",
+                    "Credit requests",
                     "approval",
                     "admin:kyc_creditrequest_changelist",
                     navigation.has_capability("users.credit"),
