@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from backoffice.tests.admin_queries import admin_browser, assert_flat, registered_models
-from kyc.models import Transaction
 from backoffice.tests.factories import StaffFactory
+from kyc.models import Transaction
 from kyc.services import credit_request_approve, transaction_record, user_credit
 from kyc.tests.factories import KycDocumentFactory, PlatformUserFactory, TransactionFactory, VerificationRecordFactory
 from vendors.tests.factories import VendorFactory
