@@ -17,7 +17,7 @@ from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from kyc import panels, selectors, services
 from kyc.choices import CreditStatus, RiskRating, VerificationStatus
-from kyc.filtersets import search_q
+from kyc.filtersets import search_users
 from kyc.models import PlatformUser, Transaction
 
 VERIFICATION_COLOURS = {
@@ -194,7 +194,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     def get_search_results(self, request, queryset, search_term):
         if not search_term.strip():
             return queryset, False
-        return queryset.filter(search_q(search_term)), False
+        return search_users(queryset, search_term), False
 
     @display(description="Name", ordering="last_name")
     def full_name_display(self, obj):

@@ -45,6 +45,21 @@ def search_q(term: str) -> Q:
     return q
 
 
+def search_users(queryset, term: str):
+    """``queryset`` narrowed to the people ``term`` finds (``search_q``).
+
+    Several words go through ``pk IN (subquery)``: a rare pair of words (each
+    common alone) makes PostgreSQL expect many matches and walk the whole
+    ``created_at`` index looking for the first page, which took 2 s on 200,000
+    users; as a semi-join it reads the trigram matches and sorts them (30 ms).
+    One word keeps the plain filter, which serves common fragments fastest.
+    """
+    q = search_q(term)
+    if len(term.split()) > 1:
+        return queryset.filter(pk__in=queryset.model.objects.filter(q).values("pk"))
+    return queryset.filter(q)
+
+
 def _word_q(word: str, *, prefix: bool) -> Q:
     """One word of a multi-word search: a whole word (or, ``prefix``, the start of one) of a name field,
     or a substring of the phone, e-mail or ID number."""
@@ -81,7 +96,7 @@ class UserFilterSet(ListFilterSet):
     isArchived = StrictBooleanFilter(method="filter_noop")
 
     def filter_search(self, queryset, name, value):
-        return queryset.filter(search_q(value)) if value.strip() else queryset
+        return search_users(queryset, value) if value.strip() else queryset
 
     def filter_has_card(self, queryset, name, value):
         no_card = Q(nfc_card_number__isnull=True) | Q(nfc_card_number="")
