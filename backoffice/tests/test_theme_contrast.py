@@ -1,4 +1,4 @@
-"""WCAG 2.1 AA contrast of the theme: the primary colour with white, and every badge and card colour pair in admin.css."""
+"""WCAG 2.1 AA contrast of the theme: primary with white, and every colour pair of admin.css."""
 
 import re
 from pathlib import Path
