@@ -225,6 +225,7 @@ def _credit_cards(request):
             "value": waiting,
             "hint": "Asked for by a colleague",
             "link": reverse("admin:kyc_creditrequest_changelist"),
+            "group": "my work",
             "tone": "warning" if waiting else "",
         }
     ]

@@ -22,6 +22,7 @@ from unfold.decorators import display
 from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from compliance.admin.mywork import SARDeadlineColumns, WaitingForMeFilter
 from compliance.choices import SARStatus
 from compliance.models import SAR, SARTransition
 from compliance.sar_export import FORMATS
@@ -63,7 +64,7 @@ class SARTransitionInline(StateHistoryInline):
 
 
 @admin.register(SAR)
-class SARAdmin(ModelAdmin):
+class SARAdmin(SARDeadlineColumns, ModelAdmin):
     list_display = (
         "sar_ref",
         "status_label",
@@ -71,9 +72,12 @@ class SARAdmin(ModelAdmin):
         "suspicious_activity_type",
         "amount",
         "filed_by",
+        "filing_priority",
+        "filing_due",
         "created_at",
     )
     list_filter = (
+        WaitingForMeFilter,
         ("status", ChoicesDropdownFilter),
         ("suspicious_activity_type", ChoicesDropdownFilter),
         ("created_at", RangeDateFilter),
@@ -121,6 +125,7 @@ class SARAdmin(ModelAdmin):
                     "submitted_at",
                     "acknowledged_at",
                     "closed_at",
+                    "filing_deadline",
                 )
             },
         ),
@@ -145,6 +150,7 @@ class SARAdmin(ModelAdmin):
         "submitted_at",
         "acknowledged_at",
         "closed_at",
+        "filing_deadline",
     )
 
     # ------------------------------------------------------------ permissions
@@ -177,7 +183,7 @@ class SARAdmin(ModelAdmin):
 
     @display(description="Status", ordering="status", label=STATUS_LABELS)
     def status_label(self, obj):
-        return obj.status
+        return obj.status, obj.get_status_display()
 
     @display(description="Subject", ordering="entity_user__last_name")
     def subject(self, obj):
