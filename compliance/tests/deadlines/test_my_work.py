@@ -1,4 +1,4 @@
-"""The dashboard opens on "my work": my alerts, SARs waiting for me (never where four eyes forbids me), overdue items."""
+"""The dashboard opens on "my work": my alerts, SARs waiting for me (four eyes respected), overdue items."""
 
 import datetime as dt
 
