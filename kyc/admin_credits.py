@@ -132,9 +132,11 @@ class CreditRequestAdmin(ModelAdmin):
     def amount_display(self, obj):
         return f"{obj.amount:,.2f}"
 
-    @display(description="Status", ordering="status", label=STATUS_COLOURS)
+    @display(
+        description="Status", ordering="status", label={CreditStatus(k).label: v for k, v in STATUS_COLOURS.items()}
+    )
     def status_badge(self, obj):
-        return obj.status, obj.get_status_display()
+        return obj.get_status_display()
 
     # ------------------------------------------------------------ decisions
 

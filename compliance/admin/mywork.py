@@ -68,9 +68,8 @@ class SARDeadlineColumns:
     @display(description="Filing due")
     def filing_due(self, obj):
         due, _ = self._deadline(obj)
-        local = due.astimezone(deadlines.ESWATINI)
         # the deadline is local midnight: the last day to file is the day before it
-        return f"{(local - timezone.timedelta(seconds=1)):%Y-%m-%d} (end of day, Eswatini)"
+        return f"{(due.astimezone(deadlines.ESWATINI) - timezone.timedelta(seconds=1)):%Y-%m-%d}"
 
     @display(description="Priority", label=deadlines.PRIORITY_COLOURS)
     def filing_priority(self, obj):
@@ -82,7 +81,7 @@ class SARDeadlineColumns:
         due, priority = self._deadline(obj)
         state = "met" if obj.submitted_at and obj.submitted_at <= due else "missed" if obj.submitted_at else "open"
         return format_html(
-            '<span class="vk-badge vk-prio-{}">{}</span> due {} &middot; {}',
+            '<span class="vk-badge vk-prio-{}">{}</span> due by the end of {} (Eswatini time) &middot; {}',
             priority,
             Priority(priority).label,
             self.filing_due(obj),

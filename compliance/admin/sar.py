@@ -181,9 +181,9 @@ class SARAdmin(SARDeadlineColumns, ModelAdmin):
     def fiu_ref(self, obj):
         return obj.fiu_reference or "—"
 
-    @display(description="Status", ordering="status", label=STATUS_LABELS)
+    @display(description="Status", ordering="status", label={SARStatus(k).label: v for k, v in STATUS_LABELS.items()})
     def status_label(self, obj):
-        return obj.status, obj.get_status_display()
+        return obj.get_status_display()
 
     @display(description="Subject", ordering="entity_user__last_name")
     def subject(self, obj):

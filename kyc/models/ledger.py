@@ -134,7 +134,7 @@ class CreditRequest(ConcurrentTransitionMixin, models.Model):
         indexes = [models.Index(fields=["status", "-created_at"], name="kyc_credit_request_queue")]
 
     def __str__(self):
-        return f"credit of {self.amount} SZL to {self.user_id}"
+        return f"Credit of SZL {self.amount:,.2f} ({self.get_status_display().lower()})"
 
     @property
     def went_through_approval(self) -> bool:
