@@ -75,7 +75,7 @@ class AlertStatusIn(serializers.Serializer):
     status = serializers.ChoiceField(choices=AlertStatus.choices, source="to_status")
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
     reasonCode = serializers.ChoiceField(
-        choices=CloseReason.choices, required=False, allow_blank=True, default="", source="reason_code"
+        choices=CloseReason.choices, required=False, allow_blank=True, allow_null=True, default="", source="reason_code"
     )
     headlines = {"reasonCode": "Invalid reason code"}
 
@@ -91,7 +91,7 @@ class AlertBulkIn(serializers.Serializer):
     action = serializers.ChoiceField(choices=[a.value for a in BulkAction])
     assigneeId = serializers.UUIDField(required=False, allow_null=True, source="assignee_id")
     reasonCode = serializers.ChoiceField(
-        choices=CloseReason.choices, required=False, allow_blank=True, default="", source="reason_code"
+        choices=CloseReason.choices, required=False, allow_blank=True, allow_null=True, default="", source="reason_code"
     )
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
     headlines = {

@@ -112,3 +112,11 @@ def test_support_and_finance_cannot_triage(staff_client, make_alert, role):
     assert client.put(f"{URL}/{alert.pk}/assignee", {"assigneeId": str(colleague.pk)}, format="json").status_code == 403
     bulk = {"ids": [str(alert.pk)], "action": "assign", "assigneeId": str(colleague.pk)}
     assert client.post(f"{URL}/bulk", bulk, format="json").status_code == 403
+
+
+def test_a_null_reason_code_is_no_reason_code(officer, make_alert):
+    alert = make_alert()
+    client, _ = officer
+    assert put_status(client, alert, status="ESCALATED", note="Senior eyes", reasonCode=None).status_code == 200
+    r = put_status(client, alert, status="CLOSED_FALSE_POSITIVE", note="x", reasonCode=None)
+    assert r.status_code == 400 and "reasonCode" in r.json()["error"]["details"]
