@@ -12,7 +12,12 @@ from django.urls import reverse
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
-from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
+from backoffice.admin_base import (
+    DefaultChoiceFilter,
+    EstimatedCountPaginator,
+    ReadOnlyAdminMixin,
+    ServiceErrorsAdminMixin,
+)
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from kyc import panels, selectors, services
@@ -30,26 +35,18 @@ LEDGER_ROWS_SHOWN = 50
 TIMELINE_EVENTS_SHOWN = 100
 
 
-class ArchiveStateFilter(admin.SimpleListFilter):
+class ArchiveStateFilter(DefaultChoiceFilter):
     """Active users by default, like the API; archived ones on request."""
 
     title = "state"
     parameter_name = "state"
+    default = "active"
 
     def lookups(self, request, model_admin):
         return [("active", "Active"), ("archived", "Archived")]
 
     def queryset(self, request, queryset):
-        return queryset.filter(is_archived=self.value() == "archived")
-
-    def choices(self, changelist):
-        current = self.value() or "active"
-        for value, label in self.lookup_choices:
-            yield {
-                "selected": current == value,
-                "query_string": changelist.get_query_string({self.parameter_name: value}),
-                "display": label,
-            }
+        return queryset.filter(is_archived=self.current() == "archived")
 
 
 class HasCardFilter(admin.SimpleListFilter):

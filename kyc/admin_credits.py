@@ -13,7 +13,7 @@ from django.urls import reverse
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
-from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
+from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, StateHistoryInline
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from kyc import selectors, services
@@ -32,27 +32,19 @@ def may_decide_credits(request) -> bool:
     return request.user.is_authenticated and request.user.has_capability("users.credit")
 
 
-class CreditQueueFilter(admin.SimpleListFilter):
+class CreditQueueFilter(DefaultChoiceFilter):
     """The approval queue by default; decided and immediate credits on request."""
 
     title = "status"
     parameter_name = "state"
+    default = "pending"
 
     def lookups(self, request, model_admin):
         others = [(value.lower(), label) for value, label in CreditStatus.choices if value != CreditStatus.PENDING]
         return [("pending", "Awaiting approval"), *others, ("all", "All credits")]
 
-    def choices(self, changelist):
-        current = self.value() or "pending"
-        for value, label in self.lookup_choices:
-            yield {
-                "selected": current == value,
-                "query_string": changelist.get_query_string({self.parameter_name: value}),
-                "display": label,
-            }
-
     def queryset(self, request, queryset):
-        value = self.value() or "pending"
+        value = self.current()
         if value == "all":
             return queryset
         return queryset.filter(status=value.upper())

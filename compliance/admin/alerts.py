@@ -28,7 +28,7 @@ from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
 from backoffice import roles
-from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
+from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, StateHistoryInline
 from backoffice.choices import StaffRole
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
@@ -68,26 +68,18 @@ def ageing(delta) -> str:
     return f"{int(seconds // 86400)} days"
 
 
-class QueueFilter(admin.SimpleListFilter):
+class QueueFilter(DefaultChoiceFilter):
     """Open work by default: closed alerts leave the queue unless asked for."""
 
     title = "queue"
     parameter_name = "queue"
+    default = "open"
 
     def lookups(self, request, model_admin):
         return [("open", "Open, in review or escalated"), ("closed", "Closed"), ("all", "All alerts")]
 
-    def choices(self, changelist):
-        current = self.value() or "open"
-        for value, label in self.lookup_choices:
-            yield {
-                "selected": current == value,
-                "query_string": changelist.get_query_string({self.parameter_name: value}),
-                "display": label,
-            }
-
     def queryset(self, request, queryset):
-        value = self.value() or "open"
+        value = self.current()
         if value == "open":
             return queryset.filter(status__in=OPEN_STATES)
         if value == "closed":
