@@ -1,6 +1,6 @@
 """Pieces the admin pages of every app share."""
 
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.core.paginator import Paginator
 from django.shortcuts import redirect
 from django.utils.functional import cached_property
@@ -64,3 +64,25 @@ class StateHistoryInline(ReadOnlyAdminMixin, TabularInline):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("actor").order_by("created_at", "id")
+
+
+class DefaultChoiceFilter(admin.SimpleListFilter):
+    """A list filter that is never "All": without a choice in the URL it applies ``default`` (and shows it chosen).
+
+    For queues whose useful view is a subset (open alerts, credits awaiting
+    approval, active users); subclasses set ``default`` and filter on
+    ``self.current()``.
+    """
+
+    default = ""
+
+    def current(self) -> str:
+        return self.value() or self.default
+
+    def choices(self, changelist):
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": self.current() == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }

@@ -2,8 +2,10 @@
 
 An app adds a card by appending a callable to ``DASHBOARD_CARDS``; each
 callable takes the request and returns a list of
-``{"title", "value", "hint", "link"?}`` dicts (or [] when the staff member's
-role may not see it).
+``{"title", "value", "hint", "link"?, "group"?, "tone"?}`` dicts (or [] when
+the staff member's role may not see it). Cards of the group "my work" (what
+waits for the signed-in person) open the dashboard; ``tone`` "danger" or
+"warning" colours a card that needs attention.
 """
 
 from collections.abc import Callable
@@ -48,5 +50,11 @@ def dashboard_callback(request, context):
     cards = []
     for fn in DASHBOARD_CARDS:
         cards.extend(fn(request))
-    context.update({"cards": cards, "role": getattr(request.user, "get_role_display", lambda: "")()})
+    context.update(
+        {
+            "my_work": [c for c in cards if c.get("group") == "my work"],
+            "cards": [c for c in cards if c.get("group") != "my work"],
+            "role": getattr(request.user, "get_role_display", lambda: "")(),
+        }
+    )
     return context

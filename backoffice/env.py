@@ -6,6 +6,7 @@ a typo in a deployment never silently falls back to a default.
 
 import os
 import re
+from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -88,3 +89,19 @@ def env_map(name: str, default: dict[str, str], *, keys: set[str] | None = None)
             raise ImproperlyConfigured(f"{name}: unknown key {key!r} (known: {', '.join(sorted(keys))})")
         result[key] = value
     return result
+
+
+def env_decimal(name: str, default: Decimal | None, *, minimum: Decimal | None = None) -> Decimal | None:
+    """A decimal amount such as ``5000`` or ``2500.50`` (at most two decimals); unset gives ``default``."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = Decimal(raw.strip())
+    except InvalidOperation:
+        raise ImproperlyConfigured(f"{name} must be a number such as 5000 or 2500.50, got {raw!r}") from None
+    if not value.is_finite() or value != value.quantize(Decimal("0.01")):
+        raise ImproperlyConfigured(f"{name} must be a finite amount with at most two decimals, got {raw!r}")
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {value}")
+    return value

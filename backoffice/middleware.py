@@ -15,6 +15,7 @@ In ``settings.MIDDLEWARE`` order:
 """
 
 import re
+import time
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
@@ -187,4 +188,25 @@ class AdminSecurityHeadersMiddleware:
         response = self.get_response(request)
         if request.path.startswith("/admin/") and settings.ADMIN_CONTENT_SECURITY_POLICY:
             response.setdefault("Content-Security-Policy", settings.ADMIN_CONTENT_SECURITY_POLICY)
+        return response
+
+
+class SessionIdleMiddleware:
+    """Moves a signed-in session's expiry on, so it ends ``SESSION_COOKIE_AGE`` after the last request.
+
+    Saving the session on every request (``SESSION_SAVE_EVERY_REQUEST``) would write it once per image
+    of a page, and parallel writes of one session row are needless load (and lock SQLite's test
+    database); renewing at most once per ``SESSION_RENEW_SECONDS`` keeps the idle timeout to the minute.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        session = getattr(request, "session", None)
+        if session is not None and session.session_key and not session.is_empty():
+            now = int(time.time())
+            if now - int(session.get("_renewed_at", 0)) >= settings.SESSION_RENEW_SECONDS:
+                session["_renewed_at"] = now  # marks the session modified: SessionMiddleware saves it
         return response

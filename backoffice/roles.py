@@ -13,6 +13,7 @@ _SUPPORT = {
 }
 _COMPLIANCE = _SUPPORT | {
     "users.archive",
+    "users.investigate",
     "sars.read",
     "sars.file",
     "sars.review",

@@ -157,6 +157,13 @@ LAST_NAMES = [
 ]
 REGIONS = ["Hhohho", "Manzini", "Lubombo", "Shiselweni"]
 SEARCH_TERMS = ["dlam", "nxum", "hlatsh", "sihlongo", "tengetile", "magagu", "ndzima", "kwanele", "tsabed", "mngome"]
+# Full names as staff type them: "first last", "last first", the last word cut short (kyc.filtersets.search_q).
+FULL_NAME_TERMS = [
+    f"{FIRST_NAMES[i * 7 % len(FIRST_NAMES)]} {LAST_NAMES[i * 5 % len(LAST_NAMES)][: 4 + i % 3]}"
+    if i % 2
+    else f"{LAST_NAMES[i * 5 % len(LAST_NAMES)]} {FIRST_NAMES[i * 7 % len(FIRST_NAMES)]}"
+    for i in range(10)
+]
 TRGM_COLUMNS = ["first_name", "last_name", "names", "surname", "phone_number", "email", "id_number"]
 
 
@@ -347,6 +354,16 @@ def measure(runs: int) -> list[tuple]:
             term = next(terms)
         get("/api/v1/admin/users/search", {"q": term})
 
+    full_names = iter(())
+
+    def search_full_name():
+        nonlocal full_names
+        term = next(full_names, None)
+        if term is None:
+            full_names = iter(FULL_NAME_TERMS)
+            term = next(full_names)
+        get("/api/v1/admin/users/search", {"q": term})
+
     from django.test import Client
 
     browser = Client()
@@ -370,6 +387,7 @@ def measure(runs: int) -> list[tuple]:
         "list page 1": ("list", lambda: get("/api/v1/admin/users")),
         f"list page {deep_page}": ("list", lambda: get("/api/v1/admin/users", {"page": deep_page})),
         "search (name fragment)": ("search", search),
+        "search (full name)": ("search", search_full_name),
         "user detail": ("floor", lambda: get(f"/api/v1/admin/users/{some_user}")),
         "admin site: user list": ("list", admin_list),
         "admin site: search": ("search", admin_search),

@@ -9,9 +9,11 @@ class ComplianceConfig(AppConfig):
         from backoffice import demo, navigation, roles
         from compliance import (
             checks,  # noqa: F401 - registers the system checks
+            deadlines,
             goaml,
         )
         from compliance import demo as compliance_demo
+        from compliance.customer_view import register_panels
         from compliance.engine.hooks import screen_after_commit
         from compliance.selectors.sar import user_under_sar_retention
         from kyc import hooks as kyc_hooks
@@ -19,6 +21,8 @@ class ComplianceConfig(AppConfig):
         kyc_hooks.transaction_recorded.register(screen_after_commit)
         kyc_hooks.purge_held.register(user_under_sar_retention)
         goaml.check_settings()
+        deadlines.check_settings()
+        register_panels()
         roles.grant_admin_permissions("sars.read", {"compliance.view_sar", "compliance.view_sartransition"})
         roles.grant_admin_permissions("rules.read", {"compliance.view_amlrule", "compliance.view_amlruleversion"})
         roles.grant_admin_permissions("rules.write", {"compliance.add_amlrule", "compliance.change_amlrule"})
@@ -33,7 +37,7 @@ class ComplianceConfig(AppConfig):
                     "SARs", "report", "admin:compliance_sar_changelist", navigation.has_capability("sars.read")
                 ),
                 navigation.Item(
-                    "Alert queue",
+                    "Alerts",
                     "notification_important",
                     "admin:compliance_alert_changelist",
                     navigation.has_perm("compliance.view_alert"),

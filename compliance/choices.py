@@ -60,3 +60,22 @@ class AlertStatus(models.TextChoices):
     ESCALATED = "ESCALATED", "Escalated"
     CLOSED_FALSE_POSITIVE = "CLOSED_FALSE_POSITIVE", "Closed: false positive"
     CLOSED_SAR_FILED = "CLOSED_SAR_FILED", "Closed: SAR filed"
+
+
+class Priority(models.TextChoices):
+    """How pressing a piece of case work is: the share of its deadline already spent (compliance.deadlines)."""
+
+    NEW = "NEW", "New"
+    URGENT = "URGENT", "Urgent"
+    CRITICAL = "CRITICAL", "Critical"
+    BREACHED = "BREACHED", "Breached"
+
+
+class CloseReason(models.TextChoices):
+    """Why an officer closed an alert as a false positive (required with the note)."""
+
+    EXPLAINED_ACTIVITY = "EXPLAINED_ACTIVITY", "Activity explained"
+    KNOWN_CUSTOMER_PATTERN = "KNOWN_CUSTOMER_PATTERN", "Known customer pattern"
+    DATA_ERROR = "DATA_ERROR", "Data error"
+    DUPLICATE_ALERT = "DUPLICATE_ALERT", "Duplicate alert"
+    OTHER = "OTHER", "Other"

@@ -13,13 +13,18 @@ from django.urls import reverse
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
-from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
+from backoffice.admin_base import (
+    DefaultChoiceFilter,
+    EstimatedCountPaginator,
+    ReadOnlyAdminMixin,
+    ServiceErrorsAdminMixin,
+)
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
-from kyc import selectors, services
-from kyc.choices import RiskRating, VerificationStatus
+from kyc import panels, selectors, services
+from kyc.choices import CreditStatus, RiskRating, VerificationStatus
 from kyc.errors import IdempotencyKeyReused
-from kyc.filtersets import search_q
+from kyc.filtersets import search_users
 from kyc.models import PlatformUser, Transaction
 
 VERIFICATION_COLOURS = {
@@ -32,26 +37,18 @@ LEDGER_ROWS_SHOWN = 50
 TIMELINE_EVENTS_SHOWN = 100
 
 
-class ArchiveStateFilter(admin.SimpleListFilter):
+class ArchiveStateFilter(DefaultChoiceFilter):
     """Active users by default, like the API; archived ones on request."""
 
     title = "state"
     parameter_name = "state"
+    default = "active"
 
     def lookups(self, request, model_admin):
         return [("active", "Active"), ("archived", "Archived")]
 
     def queryset(self, request, queryset):
-        return queryset.filter(is_archived=self.value() == "archived")
-
-    def choices(self, changelist):
-        current = self.value() or "active"
-        for value, label in self.lookup_choices:
-            yield {
-                "selected": current == value,
-                "query_string": changelist.get_query_string({self.parameter_name: value}),
-                "display": label,
-            }
+        return queryset.filter(is_archived=self.current() == "archived")
 
 
 class HasCardFilter(admin.SimpleListFilter):
@@ -107,7 +104,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         "created_at",
     )
     list_filter = (ArchiveStateFilter, "verification_status", "risk_rating", HasCardFilter)
-    search_fields = ("first_name",)  # the search itself is search_q (get_search_results)
+    search_fields = ("first_name",)  # the search itself is search_users (get_search_results)
     search_help_text = "Name, legacy names, phone, e-mail or ID number"
     list_per_page = 50
     show_full_result_count = False
@@ -166,8 +163,18 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         "timeline",
     )
 
+    # the customer view (kyc.panels): sections other apps contribute, each showing itself only to its roles
+    change_form_outer_before_template = "kyc/admin/customer_view.html"
+
     class Media:
         css = {"all": ("kyc/admin.css",)}
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = extra_context or {}
+        user = self.get_object(request, object_id)
+        if user is not None:
+            extra_context["customer_panels"] = panels.render_panels(request, user)
+        return super().change_view(request, object_id, form_url, extra_context)
 
     # ---------------------------------------------------------------- permissions
 
@@ -191,7 +198,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     def get_search_results(self, request, queryset, search_term):
         if not search_term.strip():
             return queryset, False
-        return queryset.filter(search_q(search_term)), False
+        return search_users(queryset, search_term), False
 
     @display(description="Name", ordering="last_name")
     def full_name_display(self, obj):
@@ -214,7 +221,11 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     @display(description="Ledger")
     def ledger(self, obj):
-        rows = list(selectors.user_transactions(user=obj).order_by("-created_at", "-pk")[:LEDGER_ROWS_SHOWN])
+        rows = list(
+            selectors.user_transactions(user=obj)
+            .select_related("counterparty_user", "counterparty_vendor")
+            .order_by("-created_at", "-pk")[:LEDGER_ROWS_SHOWN]
+        )
         link = reverse("admin:kyc_transaction_changelist") + f"?user__id__exact={obj.pk}"
         return render_to_string("kyc/admin/ledger.html", {"rows": rows, "link": link, "shown": LEDGER_ROWS_SHOWN})
 
@@ -282,19 +293,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                 except DomainError as exc:
                     self.message_user(request, exc.message, messages.ERROR)
                 else:
-                    if result.replayed:
-                        self.message_user(
-                            request,
-                            f"This credit was already applied ({result.reference}); nothing was credited again. "
-                            f"Balance SZL {user.balance:,.2f}.",
-                            messages.WARNING,
-                        )
-                    else:
-                        self.message_user(
-                            request,
-                            f"Credited SZL {result.added_amount:,.2f}; balance now SZL {result.new_balance:,.2f}.",
-                            messages.SUCCESS,
-                        )
+                    self._report_credit(request, result)
                     return self._back(user)
         else:
             form = CreditForm(initial={"idempotency_key": key})
@@ -306,6 +305,31 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             "title": f"Credit the wallet of {user.full_name}",
         }
         return TemplateResponse(request, "kyc/admin/credit_form.html", context)
+
+    def _report_credit(self, request, result) -> None:
+        credit = result.request
+        if result.replayed and not result.needs_approval:
+            self.message_user(
+                request,
+                f"This credit was already applied ({result.reference}); nothing was credited again. "
+                f"Balance SZL {credit.user.balance:,.2f}.",
+                messages.WARNING,
+            )
+        elif credit.status == CreditStatus.PENDING:
+            self.message_user(
+                request,
+                f"SZL {credit.amount:,.2f} is above the approval threshold: the credit waits for a second "
+                "finance or admin person (Credit requests). No money has moved yet.",
+                messages.WARNING,
+            )
+        elif result.needs_approval:
+            self.message_user(request, f"This credit was already {credit.get_status_display().lower()}.", messages.INFO)
+        else:
+            self.message_user(
+                request,
+                f"Credited SZL {result.added_amount:,.2f}; balance now SZL {result.new_balance:,.2f}.",
+                messages.SUCCESS,
+            )
 
     def _confirm(self, request, user, *, verb: str, service):
         if request.method == "POST":
@@ -388,3 +412,7 @@ def _user_cards(request):
             "link": f"{changelist}?verification_status__exact=PENDING",
         },
     ]
+
+
+# the maker-checker pages live beside this module; importing them registers them with the admin site
+from kyc import admin_credits  # noqa: E402, F401

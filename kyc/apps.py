@@ -8,24 +8,36 @@ class KycConfig(AppConfig):
     def ready(self):
         from backoffice import demo, navigation, principals, roles
         from kyc import demo as kyc_demo
+        from kyc.customer_view import register_panels
         from kyc.services.auth import PRINCIPAL
 
         principals.register(PRINCIPAL)
         roles.grant_admin_permissions("users.read", {"kyc.view_platformuser", "kyc.view_transaction"})
         roles.grant_admin_permissions("users.update", {"kyc.change_platformuser"})
+        roles.grant_admin_permissions("users.credit", {"kyc.view_creditrequest", "kyc.view_creditrequestevent"})
         demo.register_seeder(self.label, kyc_demo.seed)
+        register_panels()
         navigation.add_section(
             title="KYC",
             position=20,
             items=[
                 navigation.Item(
-                    "Users", "group", "admin:kyc_platformuser_changelist", navigation.has_perm("kyc.view_platformuser")
+                    "KYC users",
+                    "group",
+                    "admin:kyc_platformuser_changelist",
+                    navigation.has_perm("kyc.view_platformuser"),
                 ),
                 navigation.Item(
-                    "Ledger",
+                    "Transactions",
                     "receipt_long",
                     "admin:kyc_transaction_changelist",
                     navigation.has_perm("kyc.view_transaction"),
+                ),
+                navigation.Item(
+                    "Credit requests",
+                    "approval",
+                    "admin:kyc_creditrequest_changelist",
+                    navigation.has_capability("users.credit"),
                 ),
             ],
         )

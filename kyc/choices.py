@@ -55,3 +55,12 @@ class Channel(models.TextChoices):
 class VerificationType(models.TextChoices):
     IDENTITY = "IDENTITY", "Identity document and selfie"
     PHONE = "PHONE", "Phone number"
+
+
+class CreditStatus(models.TextChoices):
+    """Where a staff credit stands: credited at once, or waiting for a second person (maker-checker)."""
+
+    CREDITED = "CREDITED", "Credited (no approval needed)"
+    PENDING = "PENDING", "Awaiting approval"
+    APPROVED = "APPROVED", "Approved and credited"
+    REJECTED = "REJECTED", "Rejected"

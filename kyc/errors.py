@@ -34,3 +34,9 @@ class IdempotencyKeyReused(DomainError):
     status = 422
     code = "IDEMPOTENCY_KEY_REUSED"
     default_message = "Idempotency-Key was already used for a different request"
+
+
+class FourEyesRequired(DomainError):
+    status = 403
+    code = "FOUR_EYES_REQUIRED"
+    default_message = "Four-eyes principle: a credit is approved by someone other than the person who asked for it"

@@ -1,28 +1,74 @@
 """Query-string filters of the KYC user lists and a user's ledger."""
 
+import re
+
 import django_filters
 from django.db.models import Q
 
 from backoffice.filters import ListFilterSet, StrictBooleanFilter
-from kyc.choices import RiskRating, TransactionStatus, TransactionType, VerificationStatus
+from kyc.choices import CreditStatus, RiskRating, TransactionStatus, TransactionType, VerificationStatus
 
 SEARCH_FIELDS = ("first_name", "last_name", "names", "surname", "phone_number", "email", "id_number")
+NAME_FIELDS = ("first_name", "last_name", "names", "surname")
+CONTACT_FIELDS = ("phone_number", "email", "id_number")
 
 
 def search_q(term: str) -> Q:
-    """Case-insensitive substring match over names (legacy ones too), phone, e-mail and ID number.
+    """Find people the way staff type them: one fragment, or a full name in any order.
 
-    On PostgreSQL every one of these ``icontains`` is served by a trigram GIN
-    index (migration 0003); on SQLite it is a plain ``LIKE``.
+    One word matches as a case-insensitive substring of a name (legacy ones
+    too), the phone, the e-mail or the ID number. Several words ("Thabo
+    Dlamini", "dlamini thabo", "nokuthula dlamin") must each match a field,
+    in any order: a name field as a whole word, the last word also as the
+    start of one (a prefix, since people search as they type), or the phone,
+    e-mail or ID number as a substring.
+
+    On PostgreSQL every word's ``icontains`` is served by a trigram GIN index
+    (migration 0003); the word-boundary regular expression only rechecks the
+    rows those indexes found. On SQLite both are plain ``LIKE`` and Python's
+    ``REGEXP``.
     """
     term = term.strip()
-    q = Q()
-    for field in SEARCH_FIELDS:
-        q |= Q(**{f"{field}__icontains": term})
+    words = term.split()
+    if len(words) > 1:
+        q = Q()
+        for position, word in enumerate(words):
+            q &= _word_q(word, prefix=position == len(words) - 1)
+    else:
+        q = Q()
+        for field in SEARCH_FIELDS:
+            q |= Q(**{f"{field}__icontains": term})
     digits = "".join(ch for ch in term if ch.isdigit())
     # "7612 3456" or "(76) 12-3456" as typed by a person still finds "+26876123456"
     if len(digits) >= 4 and digits != term:
         q |= Q(phone_number__contains=digits)
+    return q
+
+
+def search_users(queryset, term: str):
+    """``queryset`` narrowed to the people ``term`` finds (``search_q``).
+
+    Several words go through ``pk IN (subquery)``: a rare pair of words (each
+    common alone) makes PostgreSQL expect many matches and walk the whole
+    ``created_at`` index looking for the first page, which took 2 s on 200,000
+    users; as a semi-join it reads the trigram matches and sorts them (30 ms).
+    One word keeps the plain filter, which serves common fragments fastest.
+    """
+    q = search_q(term)
+    if len(term.split()) > 1:
+        return queryset.filter(pk__in=queryset.model.objects.filter(q).values("pk"))
+    return queryset.filter(q)
+
+
+def _word_q(word: str, *, prefix: bool) -> Q:
+    """One word of a multi-word search: a whole word (or, ``prefix``, the start of one) of a name field,
+    or a substring of the phone, e-mail or ID number."""
+    pattern = r"(^|\W)" + re.escape(word) + ("" if prefix else r"(\W|$)")
+    q = Q()
+    for field in NAME_FIELDS:
+        q |= Q(**{f"{field}__icontains": word, f"{field}__iregex": pattern})
+    for field in CONTACT_FIELDS:
+        q |= Q(**{f"{field}__icontains": word})
     return q
 
 
@@ -50,7 +96,7 @@ class UserFilterSet(ListFilterSet):
     isArchived = StrictBooleanFilter(method="filter_noop")
 
     def filter_search(self, queryset, name, value):
-        return queryset.filter(search_q(value)) if value.strip() else queryset
+        return search_users(queryset, value) if value.strip() else queryset
 
     def filter_has_card(self, queryset, name, value):
         no_card = Q(nfc_card_number__isnull=True) | Q(nfc_card_number="")
@@ -92,3 +138,12 @@ class TransactionFilterSet(ListFilterSet):
 
     type = django_filters.ChoiceFilter(choices=TransactionType.choices)
     status = django_filters.ChoiceFilter(choices=TransactionStatus.choices)
+
+
+class CreditRequestFilterSet(ListFilterSet):
+    """Filters of GET /admin/users/credit-requests: status (PENDING for the approval queue), userId, dates."""
+
+    sort_fields = {"createdAt": "created_at", "amount": "amount", "status": "status"}
+
+    status = django_filters.ChoiceFilter(choices=CreditStatus.choices)
+    userId = django_filters.UUIDFilter(field_name="user_id")

@@ -11,7 +11,9 @@ from backoffice.settings.api import *  # noqa: F401,F403
 from backoffice.settings.auth import *  # noqa: F401,F403
 from backoffice.settings.base import *  # noqa: F401,F403
 from backoffice.settings.cache import *  # noqa: F401,F403
+from backoffice.settings.credits import *  # noqa: F401,F403
 from backoffice.settings.database import *  # noqa: F401,F403
+from backoffice.settings.deadlines import *  # noqa: F401,F403
 from backoffice.settings.goaml import *  # noqa: F401,F403
 from backoffice.settings.ratelimits import *  # noqa: F401,F403
 from backoffice.settings.security import *  # noqa: F401,F403

@@ -30,5 +30,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"PartStatusEnum": ["ok", "error"]},
+    # Choice sets that share a field name across resources get names of their own in the document.
+    "ENUM_NAME_OVERRIDES": {
+        "PartStatusEnum": ["ok", "error"],
+        "AlertCloseReasonEnum": "compliance.choices.CloseReason",
+        "DocumentReviewReasonEnum": "vendors.choices.ReviewReason",
+    },
 }

@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "backoffice.middleware.RateLimitMiddleware",
     "backoffice.middleware.ApiInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "backoffice.middleware.SessionIdleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

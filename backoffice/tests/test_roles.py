@@ -12,6 +12,7 @@ TABLE = {
     "users.read": {S, C, M, F, A},
     "users.update": {S, C, M, A},
     "users.archive": {C, M, A},
+    "users.investigate": {C, M, A},
     "users.credit": {F, A},
     "users.purge": {A},
     "sars.read": {C, M, A},

@@ -40,7 +40,9 @@ def test_one_setting_turns_on_secure_cookies_hsts_and_the_redirect():
 
 
 def test_check_deploy_is_clean_with_that_one_setting():
-    environment = app_env(SECURE_HTTPS="true")
+    # GOAML_RENTITY_ID is a deployment's own id at the FIU, not a TLS setting: check --deploy warns
+    # without it (compliance.W001), so the deployment this test describes has one
+    environment = app_env(SECURE_HTTPS="true", GOAML_RENTITY_ID="1")
     run = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
@@ -61,3 +63,9 @@ def test_the_admin_session_ends_after_the_idle_timeout_and_each_request_moves_it
     response = client.get("/admin/")
     cookie = response.cookies[settings.SESSION_COOKIE_NAME]
     assert int(cookie["max-age"]) == settings.ADMIN_SESSION_IDLE_MINUTES * 60  # renewed on this request
+
+
+def test_the_session_is_renewed_at_most_once_a_minute(client, settings):
+    client.force_login(StaffFactory(role="support"))
+    assert settings.SESSION_COOKIE_NAME in client.get("/admin/").cookies  # renewed: the deadline moved on
+    assert settings.SESSION_COOKIE_NAME not in client.get("/admin/").cookies  # within the minute: no write

@@ -27,6 +27,7 @@ from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance import narratives
 from compliance.admin.casework import CaseWorkAdminMixin
+from compliance.admin.mywork import SARDeadlineColumns, WaitingForMeFilter
 from compliance.admin.sar_drafts import SARDraftingAdminMixin
 from compliance.choices import SARStatus
 from compliance.goaml import check_report, render_goaml
@@ -82,7 +83,7 @@ class SARTransitionInline(StateHistoryInline):
 
 
 @admin.register(SAR)
-class SARAdmin(CaseWorkAdminMixin, SARDraftingAdminMixin, ModelAdmin):
+class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, ModelAdmin):
     casework_kind = "sar"
     list_display = (
         "sar_ref",
@@ -92,9 +93,12 @@ class SARAdmin(CaseWorkAdminMixin, SARDraftingAdminMixin, ModelAdmin):
         "suspicious_activity_type",
         "amount",
         "filed_by",
+        "filing_priority",
+        "filing_due",
         "created_at",
     )
     list_filter = (
+        WaitingForMeFilter,
         ("status", ChoicesDropdownFilter),
         ("suspicious_activity_type", ChoicesDropdownFilter),
         ("created_at", RangeDateFilter),
@@ -143,6 +147,7 @@ class SARAdmin(CaseWorkAdminMixin, SARDraftingAdminMixin, ModelAdmin):
                     "submitted_at",
                     "acknowledged_at",
                     "closed_at",
+                    "filing_deadline",
                 )
             },
         ),
@@ -168,6 +173,7 @@ class SARAdmin(CaseWorkAdminMixin, SARDraftingAdminMixin, ModelAdmin):
         "submitted_at",
         "acknowledged_at",
         "closed_at",
+        "filing_deadline",
     )
 
     # ------------------------------------------------------------ permissions
@@ -200,9 +206,9 @@ class SARAdmin(CaseWorkAdminMixin, SARDraftingAdminMixin, ModelAdmin):
     def fiu_ref(self, obj):
         return obj.fiu_reference or "—"
 
-    @display(description="Status", ordering="status", label=STATUS_LABELS)
+    @display(description="Status", ordering="status", label={SARStatus(k).label: v for k, v in STATUS_LABELS.items()})
     def status_label(self, obj):
-        return obj.status
+        return obj.get_status_display()
 
     @display(description="Waiting for")
     def waiting_for(self, obj):

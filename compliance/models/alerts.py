@@ -2,11 +2,12 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
 from backoffice.fsm import transition_table
 from backoffice.models import StateChange
-from compliance.choices import AlertStatus, AlertType, Severity
+from compliance.choices import AlertStatus, AlertType, CloseReason, Severity
 
 S = AlertStatus
 OPEN_STATES = (S.OPEN, S.UNDER_REVIEW, S.ESCALATED)
@@ -20,8 +21,9 @@ class Alert(ConcurrentTransitionMixin, models.Model):
     per user and PEP name), so re-running the engine never duplicates one.
     ``status`` is a protected state machine: it moves only through the
     ``@transition`` methods below, called by ``compliance.services.alerts``.
-    A closed alert is final: a decision is never undone silently, a new hit
-    raises a new alert instead.
+    A closed alert may be reopened, never silently: reopening is a move of
+    its own that needs the officer's reason. ``closed_at`` and
+    ``close_reason_code`` describe the latest closing and are cleared on reopening.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -38,6 +40,8 @@ class Alert(ConcurrentTransitionMixin, models.Model):
     assigned_to = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="alerts_assigned"
     )
+    close_reason_code = models.CharField(max_length=32, choices=CloseReason.choices, blank=True, default="")
+    closed_at = models.DateTimeField(null=True, blank=True)
     dedup_key = models.CharField(max_length=128, unique=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -69,12 +73,22 @@ class Alert(ConcurrentTransitionMixin, models.Model):
         """The alert needs a senior officer or a SAR."""
 
     @transition(field=status, source=list(OPEN_STATES), target=S.CLOSED_FALSE_POSITIVE)
-    def close_false_positive(self) -> None:
-        """Looked at and explained: nothing suspicious."""
+    def close_false_positive(self, *, reason_code: str = "") -> None:
+        """Looked at and explained: nothing suspicious (``reason_code`` says which explanation)."""
+        self.closed_at = timezone.now()
+        self.close_reason_code = reason_code
 
     @transition(field=status, source=list(OPEN_STATES), target=S.CLOSED_SAR_FILED)
     def close_sar_filed(self) -> None:
         """A SAR reports what the alert found."""
+        self.closed_at = timezone.now()
+        self.close_reason_code = ""
+
+    @transition(field=status, source=list(CLOSED_STATES), target=S.OPEN)
+    def reopen(self) -> None:
+        """A closed alert goes back to the queue (new facts, a wrong decision); the service requires a note."""
+        self.closed_at = None
+        self.close_reason_code = ""
 
 
 # (from, to) -> the Alert method that makes the move, read from the declarations above.
@@ -87,6 +101,7 @@ class AlertEvent(StateChange):
     alert = models.ForeignKey(Alert, on_delete=models.CASCADE, related_name="events")
     from_status = models.CharField(max_length=32, choices=AlertStatus.choices, blank=True, default="")
     to_status = models.CharField(max_length=32, choices=AlertStatus.choices, blank=True, default="")
+    reason_code = models.CharField(max_length=32, choices=CloseReason.choices, blank=True, default="")
 
     class Meta(StateChange.Meta):
         verbose_name = "alert event"

@@ -2,7 +2,7 @@
 
 import uuid
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from backoffice.errors import NotFound
 from compliance.choices import SARStatus
@@ -20,6 +20,7 @@ LIST_COLUMNS = (
     "amount_involved",
     "drafted_at",
     "created_at",
+    "submitted_at",
     "entity_user__id",
     "entity_user__first_name",
     "entity_user__last_name",
@@ -37,7 +38,17 @@ def sar_list() -> QuerySet[SAR]:
 
     Filtering and sorting are the list's filterset (``compliance.filtersets.SARFilterSet``).
     """
-    return SAR.objects.select_related("entity_user", "filed_by").only(*LIST_COLUMNS)
+    return (
+        SAR.objects.select_related("entity_user", "filed_by")
+        .only(*LIST_COLUMNS)
+        .annotate(first_alert_at=first_alert_at())
+    )
+
+
+def first_alert_at() -> Subquery:
+    """When the first alert a SAR cites was raised (its detection date, compliance.deadlines), per row."""
+    cited = Alert.objects.filter(sars=OuterRef("pk")).order_by("created_at").values("created_at")[:1]
+    return Subquery(cited)
 
 
 def sar_get(*, ref: str, for_update: bool = False) -> SAR:

@@ -1,4 +1,4 @@
-"""Writes on AML alerts: raising them, status moves with a note, and assignment.
+"""Writes on AML alerts: raising them, status moves with a note (and a reason code), assignment, bulk triage.
 
 Every write records an AlertEvent (the alert's history) and an audit entry,
 whoever makes it: an officer in the admin site or the API, or the AML engine
@@ -8,14 +8,17 @@ audit will ask for.
 """
 
 import hashlib
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from django.db import connection, transaction
 
-from backoffice.errors import InvalidTransition, ValidationFailed
+from backoffice.errors import DomainError, InvalidTransition, ValidationFailed
+from backoffice.models import Staff
 from backoffice.services import audit_entry, audit_record, audit_record_many
-from compliance.choices import AlertStatus, AlertType
+from compliance.choices import AlertStatus, AlertType, CloseReason
 from compliance.models import Alert, AlertEvent
 from compliance.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES
 
@@ -124,50 +127,95 @@ def _link_transactions(pairs: list[tuple]) -> None:
             )
 
 
+def _clean_note(note: str) -> str:
+    note = (note or "").strip()
+    if len(note) > NOTE_MAX:
+        raise ValidationFailed("Validation error", details={"note": [f"At most {NOTE_MAX} characters."]})
+    return note
+
+
+def _check_reason_code(reason_code: str) -> str:
+    reason_code = (reason_code or "").strip()
+    if reason_code and reason_code not in CloseReason.values:
+        raise ValidationFailed(
+            "Invalid reason code", details={"reason_code": [f"Must be one of {', '.join(CloseReason.values)}."]}
+        )
+    return reason_code
+
+
 @transaction.atomic
-def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "") -> Alert:
-    """Move an alert to ``to_status``, recording who, when, from, to and why."""
+def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "", reason_code: str = "") -> Alert:
+    """Move an alert to ``to_status``, recording who, when, from, to and why.
+
+    Closing needs a note; closing as a false positive also needs a reason
+    code (``CloseReason``); reopening a closed alert needs a note.
+    """
     if to_status not in AlertStatus.values:
         raise ValidationFailed(
             "Validation error", details={"status": [f"Must be one of {', '.join(AlertStatus.values)}."]}
         )
-    note = (note or "").strip()
-    if len(note) > NOTE_MAX:
-        raise ValidationFailed("Validation error", details={"note": [f"At most {NOTE_MAX} characters."]})
+    note = _clean_note(note)
+    reason_code = _check_reason_code(reason_code)
     locked = Alert.objects.select_for_update().get(pk=alert.pk)
     method = ALERT_TRANSITIONS.get((locked.status, to_status))
     if method is None:
         raise InvalidTransition(f"Cannot move alert from {locked.status} to {to_status}")
     if to_status in CLOSED_STATES and not note:
         raise ValidationFailed("A note is required to close an alert", details={"note": ["Required when closing."]})
+    if to_status == AlertStatus.CLOSED_FALSE_POSITIVE and not reason_code:
+        raise ValidationFailed(
+            "A reason code is required to close an alert as a false positive",
+            details={"reason_code": ["Required when closing as a false positive."]},
+        )
+    reopening = locked.status in CLOSED_STATES
+    if reopening and not note:
+        raise ValidationFailed("A note is required to reopen an alert", details={"note": ["Required when reopening."]})
     previous = locked.status
-    getattr(locked, method)()
-    locked.save(update_fields=["status", "updated_at"])
-    AlertEvent.objects.create(alert=locked, from_status=previous, to_status=to_status, actor=actor, note=note)
+    if to_status == AlertStatus.CLOSED_FALSE_POSITIVE:
+        locked.close_false_positive(reason_code=reason_code)
+    else:
+        getattr(locked, method)()
+        reason_code = ""
+    locked.save(update_fields=["status", "closed_at", "close_reason_code", "updated_at"])
+    AlertEvent.objects.create(
+        alert=locked, from_status=previous, to_status=to_status, actor=actor, note=note, reason_code=reason_code
+    )
     audit_record(
         actor=actor,
-        action="alert.status",
+        action="alert.reopen" if reopening else "alert.status",
         object_type="alert",
         object_id=locked.pk,
-        changes={"from": previous, "to": to_status, "note": note},
+        changes={"from": previous, "to": to_status, "note": note, "reason_code": reason_code},
     )
     return locked
 
 
+def assignee_from_id(staff_id) -> Staff | None:
+    """The staff member an alert may be given to: active, and allowed to work on alerts (None: nobody)."""
+    if staff_id is None:
+        return None
+    staff = Staff.objects.filter(pk=staff_id, is_active=True).first()
+    if staff is None:
+        raise ValidationFailed("Unknown or inactive staff member", details={"assignee": ["No active staff member."]})
+    if not staff.has_capability("alerts.manage"):
+        raise ValidationFailed(
+            "This staff member cannot work on alerts", details={"assignee": ["Role may not manage alerts."]}
+        )
+    return staff
+
+
 @transaction.atomic
-def alert_assign(*, alert: Alert, actor, assignee) -> Alert:
+def alert_assign(*, alert: Alert, actor, assignee: Staff | None) -> Alert:
     """Give an open alert to an officer (``assignee`` None takes it back to the queue)."""
     locked = Alert.objects.select_for_update().get(pk=alert.pk)
     if locked.is_closed:
         raise InvalidTransition("A closed alert cannot be assigned")
-    if assignee is not None and not assignee.has_capability("alerts.manage"):
-        raise ValidationFailed(
-            "This staff member cannot work on alerts", details={"assigned_to": ["Role may not manage alerts."]}
-        )
+    if assignee is not None:
+        assignee = assignee_from_id(assignee.pk)
     previous = locked.assigned_to
     locked.assigned_to = assignee
     locked.save(update_fields=["assigned_to", "updated_at"])
-    note = f"Assigned to {assignee.email}" if assignee else "Unassigned"
+    note = f"Assigned to {assignee.full_name or assignee.email}" if assignee else "Unassigned"
     AlertEvent.objects.create(alert=locked, from_status=locked.status, to_status=locked.status, actor=actor, note=note)
     audit_record(
         actor=actor,
@@ -177,3 +225,106 @@ def alert_assign(*, alert: Alert, actor, assignee) -> Alert:
         changes={"from": getattr(previous, "email", None), "to": getattr(assignee, "email", None)},
     )
     return locked
+
+
+class BulkAction(StrEnum):
+    ASSIGN = "assign"
+    CLOSE_FALSE_POSITIVE = "close_false_positive"
+
+
+BULK_MAX = 500
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    """What a bulk action did: how many alerts changed, and why each of the others did not."""
+
+    updated: int
+    errors: list[tuple[str, str]]
+
+    @property
+    def failed(self) -> int:
+        return len(self.errors)
+
+
+@transaction.atomic
+def alert_bulk(
+    *,
+    actor,
+    alert_ids: Iterable,
+    action: str,
+    assignee: Staff | None = None,
+    reason_code: str = "",
+    note: str = "",
+) -> BulkResult:
+    """Assign, or close as false positives, many alerts with one reason; each alert succeeds or fails alone.
+
+    The request as a whole is refused (nothing done) when it is malformed:
+    an unknown action, more than ``BULK_MAX`` alerts, closing without a note
+    or reason code. Otherwise every alert goes through the same service as
+    one alert would, in its own savepoint, and a refusal (a closed alert, an
+    unknown id) is reported beside the others' success.
+    """
+    ids = list(dict.fromkeys(str(i) for i in alert_ids))
+    if action not in {a.value for a in BulkAction}:
+        raise ValidationFailed("Validation error", details={"action": [f"Must be one of {', '.join(BulkAction)}."]})
+    if not ids:
+        raise ValidationFailed("Validation error", details={"ids": ["Name at least one alert."]})
+    if len(ids) > BULK_MAX:
+        raise ValidationFailed(f"At most {BULK_MAX} alerts at once", details={"ids": [f"At most {BULK_MAX} ids."]})
+    note = _clean_note(note)
+    reason_code = _check_reason_code(reason_code)
+    if action == BulkAction.CLOSE_FALSE_POSITIVE:
+        problems = {}
+        if not note:
+            problems["note"] = ["Required when closing."]
+        if not reason_code:
+            problems["reason_code"] = ["Required when closing as a false positive."]
+        if problems:
+            raise ValidationFailed("A note and a reason code are required to close alerts", details=problems)
+    found = Alert.objects.in_bulk([pk for pk in ids if _is_uuid(pk)])
+    by_text = {str(pk): alert for pk, alert in found.items()}
+    updated, errors = 0, []
+    for pk in ids:
+        alert = by_text.get(pk)
+        if alert is None:
+            errors.append((pk, "Alert not found"))
+            continue
+        try:
+            with transaction.atomic():
+                if action == BulkAction.ASSIGN:
+                    alert_assign(alert=alert, actor=actor, assignee=assignee)
+                else:
+                    alert_transition(
+                        alert=alert,
+                        actor=actor,
+                        to_status=AlertStatus.CLOSED_FALSE_POSITIVE,
+                        note=note,
+                        reason_code=reason_code,
+                    )
+        except DomainError as exc:
+            errors.append((pk, exc.message))
+        else:
+            updated += 1
+    audit_record(
+        actor=actor,
+        action="alert.bulk",
+        object_type="alert",
+        object_id="",
+        changes={
+            "action": str(action),
+            "updated": updated,
+            "failed": len(errors),
+            "assignee": getattr(assignee, "email", None),
+            "reason_code": reason_code,
+        },
+    )
+    return BulkResult(updated=updated, errors=errors)
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True

@@ -164,6 +164,39 @@ class AddBalanceOut(serializers.Serializer):
     reference = serializers.CharField()
 
 
+class CreditRequestOut(serializers.Serializer):
+    """A credit as a request: who asked, its status, and (once decided) who decided and what moved."""
+
+    id = serializers.UUIDField()
+    userId = serializers.UUIDField(source="user_id")
+    amount = MoneyField()
+    reason = serializers.CharField()
+    requestedBy = serializers.UUIDField(source="requested_by_id")
+    status = serializers.CharField()
+    decidedBy = serializers.UUIDField(source="decided_by_id", allow_null=True)
+    decidedAt = serializers.DateTimeField(source="decided_at", allow_null=True)
+    decisionReason = serializers.CharField(source="decision_reason")
+    previousBalance = MoneyField(source="previous_balance", allow_null=True)
+    newBalance = MoneyField(source="new_balance", allow_null=True)
+    transactionId = serializers.UUIDField(source="transaction_id", allow_null=True)
+    createdAt = serializers.DateTimeField(source="created_at")
+
+
+class CreditRequestEnvelopeOut(serializers.Serializer):
+    creditRequest = CreditRequestOut(source="*")
+
+
+class CreditDecisionIn(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=255)
+
+
+class CreditRejectIn(serializers.Serializer):
+    reason = StrictCharField(
+        max_length=255, error_messages={"required": "A reason is required.", "blank": "A reason is required."}
+    )
+    headlines = {"reason": "A reason is required"}
+
+
 class PurgeCountsOut(serializers.Serializer):
     transactions = serializers.IntegerField()
     documents = serializers.IntegerField()

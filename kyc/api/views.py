@@ -9,7 +9,8 @@ from backoffice.api.pagination import EnvelopePagination
 from backoffice.api.viewsets import ApiViewSet
 from kyc import selectors, services
 from kyc.api import serializers as s
-from kyc.filtersets import TransactionFilterSet, UserFilterSet, UserSearchFilterSet
+from kyc.choices import CreditStatus
+from kyc.filtersets import CreditRequestFilterSet, TransactionFilterSet, UserFilterSet, UserSearchFilterSet
 from kyc.services.auth import KIND
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -129,11 +130,12 @@ class UserViewSet(ApiViewSet):
         return self.ok(s.SearchByPhoneOut(user).data)
 
     @extend_schema(
-        summary="Credit a user's wallet (admin credit)",
+        summary="Credit a user's wallet (admin credit); above CREDIT_APPROVAL_THRESHOLD it awaits a second person",
         request=s.AddBalanceIn,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
             200: s.AddBalanceOut,
+            202: s.CreditRequestEnvelopeOut,
             422: OpenApiResponse(description="The Idempotency-Key was used with another body (IDEMPOTENCY_KEY_REUSED)"),
         },
     )
@@ -146,6 +148,9 @@ class UserViewSet(ApiViewSet):
             idempotency_key=request.headers.get("Idempotency-Key"),
             **self.input(s.AddBalanceIn),
         )
+        if result.needs_approval:
+            message = CREDIT_MESSAGES[result.request.status]
+            return self.ok(s.CreditRequestEnvelopeOut(result.request).data, message=message, status=202)
         return self.ok(s.AddBalanceOut(result).data, message="Balance added")
 
     @extend_schema(summary="Delete a user and all their data, for good", request=None, responses={200: s.PurgeOut})
@@ -154,6 +159,64 @@ class UserViewSet(ApiViewSet):
         user = self.get_object()
         counts = services.user_purge(user=user, actor=request.user)
         return self.ok(s.PurgeOut({"id": user.pk, "deleted": counts}).data, message="User permanently deleted")
+
+
+CREDIT_MESSAGES = {
+    CreditStatus.PENDING: "Credit awaiting approval",
+    CreditStatus.APPROVED: "Credit approved",
+    CreditStatus.REJECTED: "Credit rejected",
+}
+
+
+class CreditRequestViewSet(ApiViewSet):
+    """Maker-checker on credits: the requests above the threshold, approved or rejected by a second person."""
+
+    serializer_class = s.CreditRequestOut
+    filterset_class = CreditRequestFilterSet
+    capabilities = {
+        "list": "users.credit",
+        "retrieve": "users.credit",
+        "approve": "users.credit",
+        "reject": "users.credit",
+    }
+
+    def get_queryset(self):
+        return selectors.credit_requests()
+
+    def get_object(self):
+        return selectors.credit_request_get(request_id=self.kwargs.get("pk"))
+
+    @extend_schema(summary="List credit requests (status=PENDING: awaiting approval)")
+    def list(self, request):
+        return self.paged(self.get_queryset(), s.CreditRequestOut)
+
+    @extend_schema(summary="One credit request", responses={200: s.CreditRequestEnvelopeOut})
+    def retrieve(self, request, pk=None):
+        return self.ok(s.CreditRequestEnvelopeOut(self.get_object()).data)
+
+    @extend_schema(
+        summary="Approve a pending credit (not the requester): the wallet is credited once",
+        request=s.CreditDecisionIn,
+        responses={200: s.CreditRequestEnvelopeOut},
+    )
+    @action(detail=True, methods=["post"], **SINGLE)
+    def approve(self, request, pk=None):
+        credit = services.credit_request_approve(
+            credit_request=self.get_object(), actor=request.user, **self.input(s.CreditDecisionIn)
+        )
+        return self.ok(s.CreditRequestEnvelopeOut(credit).data, message="Credit approved")
+
+    @extend_schema(
+        summary="Reject a pending credit with a reason (not the requester)",
+        request=s.CreditRejectIn,
+        responses={200: s.CreditRequestEnvelopeOut},
+    )
+    @action(detail=True, methods=["post"], **SINGLE)
+    def reject(self, request, pk=None):
+        credit = services.credit_request_reject(
+            credit_request=self.get_object(), actor=request.user, **self.input(s.CreditRejectIn)
+        )
+        return self.ok(s.CreditRequestEnvelopeOut(credit).data, message="Credit rejected")
 
 
 @extend_schema_view(

@@ -1,10 +1,11 @@
 from kyc.models.documents import KycDocument, VerificationRecord, document_path
-from kyc.models.ledger import CreditRequest, Transaction
+from kyc.models.ledger import CreditRequest, CreditRequestEvent, Transaction
 from kyc.models.users import MONEY, PlatformUser
 
 __all__ = [
     "MONEY",
     "CreditRequest",
+    "CreditRequestEvent",
     "KycDocument",
     "PlatformUser",
     "Transaction",

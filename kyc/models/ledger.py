@@ -6,9 +6,15 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.utils import timezone
+from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
-from kyc.choices import CREDIT_TYPES, Channel, TransactionStatus, TransactionType
+from backoffice.errors import Forbidden
+from backoffice.fsm import transition_table
+from backoffice.models import StateChange
+from kyc.choices import CREDIT_TYPES, Channel, CreditStatus, TransactionStatus, TransactionType
+from kyc.errors import FourEyesRequired
 from kyc.models.users import MONEY, PlatformUser
 
 
@@ -69,14 +75,24 @@ class Transaction(models.Model):
         return self.amount if self.is_credit else -self.amount
 
 
-class CreditRequest(models.Model):
-    """A staff member's request to credit a wallet, and what it did.
+# The capability that makes (and decides) credits: finance and admin (backoffice.roles).
+CREDIT_CAPABILITY = "users.credit"
+
+
+class CreditRequest(ConcurrentTransitionMixin, models.Model):
+    """A staff member's request to credit a wallet, its decision, and what it did.
 
     Every admin credit leaves one: who asked, for whom, how much and why, the
-    balances around it and the ledger row. With an ``Idempotency-Key`` header
-    (``idempotency_key``, unique per staff member) a retry returns this record
-    instead of crediting again; ``fingerprint`` (user, amount, reason) tells a
-    retry from a different request that reuses the key.
+    balances around it and the ledger row. Below ``CREDIT_APPROVAL_THRESHOLD``
+    (or with none set) the credit happens at once (``CREDITED``). Above it the
+    request waits (``PENDING``) until a second finance or admin person
+    approves it, which moves the money, or rejects it (maker-checker):
+    ``status`` is a protected state machine whose ``@transition`` methods
+    refuse the requester (four eyes), and a check constraint backs that up.
+    With an ``Idempotency-Key`` header (``idempotency_key``, unique per staff
+    member) a retry returns this record instead of asking again;
+    ``fingerprint`` (user, amount, reason) tells a retry from a different
+    request that reuses the key.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -86,6 +102,14 @@ class CreditRequest(models.Model):
     user = models.ForeignKey(PlatformUser, on_delete=models.CASCADE, related_name="credit_requests")
     amount = models.DecimalField(**MONEY, validators=[MinValueValidator(Decimal("0.01"))])
     reason = models.CharField(max_length=255)
+    status = FSMField(
+        max_length=10, choices=CreditStatus.choices, default=CreditStatus.CREDITED, protected=True, db_index=True
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(max_length=255, blank=True, default="")
     previous_balance = models.DecimalField(**MONEY, null=True, blank=True)
     new_balance = models.DecimalField(**MONEY, null=True, blank=True)
     transaction = models.ForeignKey(Transaction, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -94,6 +118,7 @@ class CreditRequest(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = "credit request"
         constraints = [
             models.UniqueConstraint(
                 fields=["requested_by", "idempotency_key"],
@@ -101,7 +126,57 @@ class CreditRequest(models.Model):
                 name="kyc_credit_request_key_unique",
             ),
             models.CheckConstraint(condition=Q(amount__gt=0), name="kyc_credit_request_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(decided_by__isnull=True) | ~Q(decided_by=F("requested_by")),
+                name="kyc_credit_request_four_eyes",
+            ),
         ]
+        indexes = [models.Index(fields=["status", "-created_at"], name="kyc_credit_request_queue")]
 
     def __str__(self):
-        return f"credit of {self.amount} SZL to {self.user_id}"
+        return f"Credit of SZL {self.amount:,.2f} ({self.get_status_display().lower()})"
+
+    @property
+    def went_through_approval(self) -> bool:
+        return self.status != CreditStatus.CREDITED
+
+    # ------------------------------------------------------------ maker-checker
+
+    def _guard(self, actor) -> None:
+        if not getattr(actor, "has_capability", None) or not actor.has_capability(CREDIT_CAPABILITY):
+            raise Forbidden("Your role does not allow deciding credits")
+        if getattr(actor, "pk", None) == self.requested_by_id:
+            raise FourEyesRequired()
+
+    def _decide(self, actor, reason: str) -> None:
+        self._guard(actor)
+        self.decided_by = actor
+        self.decided_at = timezone.now()
+        self.decision_reason = reason
+
+    @transition(field=status, source=CreditStatus.PENDING, target=CreditStatus.APPROVED)
+    def approve(self, *, actor, reason: str = "") -> None:
+        """A second finance or admin person approves; the service then moves the money."""
+        self._decide(actor, reason)
+
+    @transition(field=status, source=CreditStatus.PENDING, target=CreditStatus.REJECTED)
+    def reject(self, *, actor, reason: str) -> None:
+        """A second finance or admin person refuses the credit; no money moves."""
+        self._decide(actor, reason)
+
+
+CREDIT_TRANSITIONS: dict[tuple[str, str], str] = transition_table(CreditRequest)
+
+
+class CreditRequestEvent(StateChange):
+    """One step of a credit request: asked (from empty), approved or rejected; who, when and why."""
+
+    credit_request = models.ForeignKey(CreditRequest, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=32, choices=CreditStatus.choices, blank=True, default="")
+    to_status = models.CharField(max_length=32, choices=CreditStatus.choices)
+
+    class Meta(StateChange.Meta):
+        verbose_name = "credit request event"
+
+    def __str__(self):
+        return f"{self.credit_request_id}: {self.from_status} -> {self.to_status}"

@@ -1,7 +1,14 @@
 """Every write on KYC users and their ledger: sign-up and sign-in, the ledger, staff edits, credits, documents."""
 
 from kyc.services.auth import user_login, user_register
-from kyc.services.credit import MAX_CREDIT, CreditResult, user_credit
+from kyc.services.credit import (
+    MAX_CREDIT,
+    CreditResult,
+    credit_request_approve,
+    credit_request_reject,
+    needs_approval,
+    user_credit,
+)
 from kyc.services.documents import user_document_store
 from kyc.services.ledger import new_reference, transaction_record
 from kyc.services.users import user_archive, user_purge, user_unarchive, user_update
@@ -9,6 +16,9 @@ from kyc.services.users import user_archive, user_purge, user_unarchive, user_up
 __all__ = [
     "MAX_CREDIT",
     "CreditResult",
+    "credit_request_approve",
+    "credit_request_reject",
+    "needs_approval",
     "new_reference",
     "transaction_record",
     "user_archive",

@@ -1,44 +1,66 @@
-"""Admin credits: money added to a wallet by staff (promotions, corrections), exactly once per request."""
+"""Admin credits: money added to a wallet by staff (promotions, corrections), exactly once per request.
+
+Maker-checker: with ``CREDIT_APPROVAL_THRESHOLD`` set, a credit above it is
+only a request (``PENDING``) until a second finance or admin person approves
+it (the money moves then, once) or rejects it. At or below the threshold, or
+with no threshold, the credit happens at once, as the interface says.
+"""
 
 import hashlib
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from backoffice.errors import ValidationFailed
+from backoffice.errors import InvalidTransition, ValidationFailed
 from backoffice.services import audit_record
-from kyc.choices import Channel, TransactionType
+from kyc.choices import Channel, CreditStatus, TransactionType
 from kyc.errors import IdempotencyKeyReused, UserArchived
-from kyc.models import CreditRequest, PlatformUser
+from kyc.models import CreditRequest, CreditRequestEvent, PlatformUser
 from kyc.services.ledger import lock_user, new_reference, record_on_locked
 
 MAX_CREDIT = Decimal("1000000.00")
 CENT = Decimal("0.01")
+DECISION_REASON_MAX = 255
 
 
 @dataclass(frozen=True)
 class CreditResult:
-    """What a credit did: the balances around it and the ledger row that moved the money."""
+    """What a credit did: the balances around it and the ledger row that moved the money.
 
-    previous_balance: Decimal
-    added_amount: Decimal
-    new_balance: Decimal
-    transaction_id: object
-    reference: str
+    ``needs_approval`` is true when the credit went to a second person
+    (``request.status`` then says where it stands) and no money moved at
+    the time of asking.
+    """
+
+    request: CreditRequest
     # True when the idempotency key had been used already: this is the first call's result, nothing moved now
     replayed: bool = False
 
-    @classmethod
-    def of(cls, request: CreditRequest, *, replayed: bool = False) -> "CreditResult":
-        return cls(
-            previous_balance=request.previous_balance,
-            added_amount=request.amount,
-            new_balance=request.new_balance,
-            transaction_id=request.transaction_id,
-            reference=request.reference,
-            replayed=replayed,
-        )
+    @property
+    def needs_approval(self) -> bool:
+        return self.request.went_through_approval
+
+    @property
+    def previous_balance(self) -> Decimal | None:
+        return self.request.previous_balance
+
+    @property
+    def added_amount(self) -> Decimal:
+        return self.request.amount
+
+    @property
+    def new_balance(self) -> Decimal | None:
+        return self.request.new_balance
+
+    @property
+    def transaction_id(self):
+        return self.request.transaction_id
+
+    @property
+    def reference(self) -> str:
+        return self.request.reference
 
 
 def credit_problems(*, amount: Decimal, reason: str) -> dict[str, list[str]]:
@@ -57,6 +79,12 @@ def credit_problems(*, amount: Decimal, reason: str) -> dict[str, list[str]]:
     return problems
 
 
+def needs_approval(amount: Decimal) -> bool:
+    """Above ``CREDIT_APPROVAL_THRESHOLD`` (when set) a credit waits for a second person."""
+    threshold = getattr(settings, "CREDIT_APPROVAL_THRESHOLD", None)
+    return threshold is not None and amount > threshold
+
+
 def _fingerprint(*, user_id, amount: Decimal, reason: str) -> str:
     return hashlib.sha256(f"{user_id}|{amount}|{reason}".encode()).hexdigest()
 
@@ -64,12 +92,13 @@ def _fingerprint(*, user_id, amount: Decimal, reason: str) -> str:
 def user_credit(
     *, user: PlatformUser, actor, amount: Decimal, reason: str, idempotency_key: str | None = None
 ) -> CreditResult:
-    """Admin credit: an ADMIN_CREDIT ledger row and the balance, together, recorded as a CreditRequest.
+    """Admin credit: an ADMIN_CREDIT ledger row and the balance together, or a request awaiting approval.
 
     With ``idempotency_key`` a retry by the same staff member returns the first
-    result without crediting again, and the same key with another user, amount
-    or reason is 422. Two racing requests with one key: the loser hits the
-    unique constraint, and the retry below returns the winner's result.
+    result (the credit, or the request as it stands now) without asking again,
+    and the same key with another user, amount or reason is 422. Two racing
+    requests with one key: the loser hits the unique constraint, and the retry
+    below returns the winner's result.
     """
     problems = credit_problems(amount=amount, reason=reason)
     key = (idempotency_key or "").strip() or None
@@ -96,46 +125,150 @@ def _credit_once(*, user, actor, amount: Decimal, reason: str, key: str | None, 
         if previous is not None:
             if previous.fingerprint != fingerprint:
                 raise IdempotencyKeyReused()
-            return CreditResult.of(previous, replayed=True)
+            return CreditResult(previous, replayed=True)
     if locked.is_archived:
         raise UserArchived()
-    previous_balance = locked.balance
-    tx = record_on_locked(
-        locked,
-        type=TransactionType.ADMIN_CREDIT,
-        amount=amount,
-        channel=Channel.WALLET,
-        reason=reason,
-        description="Admin credit",
-        actor=actor,
-        reference=new_reference("ADM"),
-    )
-    request = CreditRequest.objects.create(
+    waits = needs_approval(amount)
+    request = CreditRequest(
         requested_by=actor,
         idempotency_key=key,
         fingerprint=fingerprint,
         user=locked,
         amount=amount,
         reason=reason,
-        previous_balance=previous_balance,
-        new_balance=tx.balance_after,
-        transaction=tx,
-        reference=tx.reference,
+        # the state a request starts in; it moves only through the model's transitions afterwards
+        status=CreditStatus.PENDING if waits else CreditStatus.CREDITED,
+    )
+    if waits:
+        request.save()
+        CreditRequestEvent.objects.create(
+            credit_request=request, from_status="", to_status=CreditStatus.PENDING, actor=actor, note=reason
+        )
+        audit_record(
+            actor=actor,
+            action="user.credit_request",
+            object_type="kyc_user",
+            object_id=locked.pk,
+            changes={
+                "amount": str(amount),
+                "reason": reason,
+                "credit_request_id": str(request.pk),
+                "threshold": str(settings.CREDIT_APPROVAL_THRESHOLD),
+                "idempotency_key": key or "",
+            },
+        )
+        return CreditResult(request)
+    request.save()
+    _move_money(request=request, locked=locked, actor=actor)
+    CreditRequestEvent.objects.create(
+        credit_request=request, from_status="", to_status=CreditStatus.CREDITED, actor=actor, note=reason
+    )
+    _audit_credit(request, actor=actor, action="user.credit")
+    user.balance = request.new_balance
+    return CreditResult(request)
+
+
+def _move_money(*, request: CreditRequest, locked: PlatformUser, actor) -> None:
+    """The ledger row and the balance for ``request``, on the already locked user row."""
+    previous_balance = locked.balance
+    tx = record_on_locked(
+        locked,
+        type=TransactionType.ADMIN_CREDIT,
+        amount=request.amount,
+        channel=Channel.WALLET,
+        reason=request.reason,
+        description="Admin credit" if actor == request.requested_by else f"Admin credit approved by {actor.email}",
+        actor=request.requested_by,
+        reference=new_reference("ADM"),
+    )
+    request.previous_balance = previous_balance
+    request.new_balance = tx.balance_after
+    request.transaction = tx
+    request.reference = tx.reference
+    request.save(update_fields=["previous_balance", "new_balance", "transaction", "reference"])
+
+
+def _audit_credit(request: CreditRequest, *, actor, action: str) -> None:
+    audit_record(
+        actor=actor,
+        action=action,
+        object_type="kyc_user",
+        object_id=request.user_id,
+        changes={
+            "amount": str(request.amount),
+            "reason": request.reason,
+            "previous_balance": str(request.previous_balance),
+            "new_balance": str(request.new_balance),
+            "transaction_id": str(request.transaction_id),
+            "credit_request_id": str(request.pk),
+            "requested_by": request.requested_by.email,
+            "idempotency_key": request.idempotency_key or "",
+        },
+    )
+
+
+def _lock_pending(credit_request: CreditRequest) -> CreditRequest:
+    locked = CreditRequest.objects.select_for_update().select_related("requested_by").get(pk=credit_request.pk)
+    if locked.status != CreditStatus.PENDING:
+        raise InvalidTransition(f"Credit request is already {locked.status}")
+    return locked
+
+
+@transaction.atomic
+def credit_request_approve(*, credit_request: CreditRequest, actor, reason: str = "") -> CreditRequest:
+    """Approve a pending credit: the money moves now, exactly once; the approver is not the requester."""
+    reason = _decision_reason(reason, required=False)
+    locked = _lock_pending(credit_request)
+    locked.approve(actor=actor, reason=reason)
+    user = lock_user(locked.user)
+    if user.is_archived:
+        raise UserArchived()
+    locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+    _move_money(request=locked, locked=user, actor=actor)
+    CreditRequestEvent.objects.create(
+        credit_request=locked,
+        from_status=CreditStatus.PENDING,
+        to_status=CreditStatus.APPROVED,
+        actor=actor,
+        note=reason,
+    )
+    _audit_credit(locked, actor=actor, action="user.credit_approve")
+    return locked
+
+
+@transaction.atomic
+def credit_request_reject(*, credit_request: CreditRequest, actor, reason: str) -> CreditRequest:
+    """Refuse a pending credit, with the reason; no money moves. The refuser is not the requester."""
+    reason = _decision_reason(reason, required=True)
+    locked = _lock_pending(credit_request)
+    locked.reject(actor=actor, reason=reason)
+    locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+    CreditRequestEvent.objects.create(
+        credit_request=locked,
+        from_status=CreditStatus.PENDING,
+        to_status=CreditStatus.REJECTED,
+        actor=actor,
+        note=reason,
     )
     audit_record(
         actor=actor,
-        action="user.credit",
+        action="user.credit_reject",
         object_type="kyc_user",
-        object_id=locked.pk,
+        object_id=locked.user_id,
         changes={
-            "amount": str(amount),
+            "amount": str(locked.amount),
+            "credit_request_id": str(locked.pk),
+            "requested_by": locked.requested_by.email,
             "reason": reason,
-            "previous_balance": str(previous_balance),
-            "new_balance": str(tx.balance_after),
-            "transaction_id": str(tx.pk),
-            "credit_request_id": str(request.pk),
-            "idempotency_key": key or "",
         },
     )
-    user.balance = tx.balance_after
-    return CreditResult.of(request)
+    return locked
+
+
+def _decision_reason(reason: str, *, required: bool) -> str:
+    reason = (reason or "").strip()
+    if required and not reason:
+        raise ValidationFailed("A reason is required", details={"reason": ["A reason is required."]})
+    if len(reason) > DECISION_REASON_MAX:
+        raise ValidationFailed("Validation error", details={"reason": [f"At most {DECISION_REASON_MAX} characters."]})
+    return reason

@@ -72,4 +72,52 @@ def test_back_and_resubmit_credits_once(page, live_server):
 
     user.refresh_from_db()
     assert user.balance == Decimal("80.00")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_credit_above_the_threshold_is_approved_by_a_second_person(browser, live_server, settings):
+    from backoffice.tests.browser import signed_in_page
+    from kyc.models import CreditRequest
+
+    settings.CREDIT_APPROVAL_THRESHOLD = Decimal("5000")
+    maker = StaffFactory(role="finance", first_name="Zanele", last_name="Simelane")
+    checker = StaffFactory(role="admin", first_name="Ada", last_name="Mamba")
+    user = PlatformUserFactory(first_name="Busisiwe", last_name="Motsa")
+
+    page = signed_in_page(browser, live_server, maker)
+    page.goto(live_server.url + reverse("admin:kyc_platformuser_credit_wallet", args=[user.pk]))
+    page.fill("input[name=amount]", "12000")
+    page.fill("input[name=reason]", "Refund of a double card charge")
+    page.check("input[name=confirm]")
+    page.click("#credit-form button[type=submit]")
+    page.wait_for_url(live_server.url + reverse("admin:kyc_platformuser_change", args=[user.pk]))
+    assert "waits for a second finance or admin person" in page.content()
+    user.refresh_from_db()
+    assert user.balance == 0
+    credit = CreditRequest.objects.get(user=user)
+    assert credit.status == "PENDING"
+
+    # the maker cannot approve their own request
+    page.goto(live_server.url + reverse("admin:kyc_creditrequest_approve_one", args=[credit.pk]))
+    page.click("button[data-decision=approve]")
+    page.wait_for_load_state()
+    assert "Four-eyes principle" in page.content()
+    user.refresh_from_db()
+    assert user.balance == 0
+
+    second = signed_in_page(browser, live_server, checker)
+    assert "Credits awaiting my approval" in second.inner_text("body")
+    second.get_by_role("link", name="Credit requests").first.click()
+    second.wait_for_url("**/admin/kyc/creditrequest/")
+    assert "Busisiwe Motsa" in second.inner_text("#result_list")
+    second.goto(live_server.url + reverse("admin:kyc_creditrequest_change", args=[credit.pk]))
+    second.get_by_role("link", name="Approve and credit").click()
+    second.fill("input[name=reason]", "Ticket 4411 checked")
+    second.click("button[data-decision=approve]")
+    second.wait_for_url(live_server.url + reverse("admin:kyc_creditrequest_change", args=[credit.pk]))
+    assert "the wallet is credited" in second.content()
+    user.refresh_from_db()
+    credit.refresh_from_db()
+    assert user.balance == Decimal("12000.00")
+    assert (credit.status, credit.decided_by, credit.decision_reason) == ("APPROVED", checker, "Ticket 4411 checked")
     assert Transaction.objects.filter(user=user).count() == 1

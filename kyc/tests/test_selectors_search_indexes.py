@@ -39,3 +39,10 @@ def test_the_search_query_uses_the_trigram_indexes():
     text = plan(PlatformUser.objects.filter(search_q("dlam")).order_by())
     assert "kyc_user_trgm_first_name" in text and "kyc_user_trgm_id_number" in text
     assert "Seq Scan" not in text
+
+
+def test_a_full_name_search_also_uses_the_trigram_indexes():
+    PlatformUserFactory.create_batch(3)
+    text = plan(PlatformUser.objects.filter(search_q("thabo dlam")).order_by())
+    assert "kyc_user_trgm_first_name" in text and "kyc_user_trgm_last_name" in text
+    assert "Seq Scan" not in text

@@ -38,3 +38,19 @@ def test_concurrent_retries_with_one_idempotency_key_credit_once():
     assert PlatformUser.objects.get(pk=user.pk).balance == Decimal("5.00")
     assert Transaction.objects.filter(user=user).count() == 1
     assert len({r.transaction_id for r in results}) == 1
+
+
+def test_concurrent_approvals_credit_once(settings):
+    from backoffice.errors import DomainError
+    from kyc.services import credit_request_approve
+
+    settings.CREDIT_APPROVAL_THRESHOLD = Decimal("100")
+    maker = StaffFactory(role="finance")
+    checkers = [StaffFactory(role="finance") for _ in range(4)]
+    user = PlatformUserFactory()
+    request = user_credit(user=user, actor=maker, amount=Decimal("250.00"), reason="refund").request
+    outcomes = run_in_threads(4, lambda i: credit_request_approve(credit_request=request, actor=checkers[i]))
+    refused = [o for o in outcomes if isinstance(o, DomainError)]
+    assert len(refused) == 3 and {o.status for o in refused} == {409}
+    assert PlatformUser.objects.get(pk=user.pk).balance == Decimal("250.00")
+    assert Transaction.objects.filter(user=user).count() == 1

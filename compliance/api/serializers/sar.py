@@ -8,6 +8,7 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 
 from backoffice.api.serializers import MoneyField, RejectUnknownFieldsMixin
+from compliance.api.serializers.deadlines import SARDueAtField, SARPriorityField
 from compliance.choices import ActivityType, SARStatus
 
 
@@ -68,6 +69,8 @@ class SAROut(serializers.Serializer):
     amountInvolved = MoneyField(source="amount_involved")
     draftedAt = serializers.DateTimeField(source="drafted_at")
     createdAt = serializers.DateTimeField(source="created_at")
+    dueAt = SARDueAtField()
+    priority = SARPriorityField()
 
 
 class SARCreatedOut(SAROut):

@@ -45,12 +45,44 @@ def test_assign_to_me_and_close_as_false_positive_actions(db, make_alert):
     alert = make_alert()
     client, staff = _login(StaffRole.COMPLIANCE_OFFICER)
     url = "/admin/compliance/alert/"
-    client.post(url, {"action": "assign_to_me", "_selected_action": [alert.pk]})
+    confirm = client.post(url, {"action": "assign_to_me", "_selected_action": [alert.pk]})
+    assert confirm.status_code == 200 and "Assign to me: 1 alert(s)" in confirm.content.decode()
+    client.post(url, {"action": "assign_to_me", "_selected_action": [alert.pk], "apply": "1"})
     alert.refresh_from_db()
     assert alert.assigned_to == staff
-    client.post(url, {"action": "close_false_positive", "_selected_action": [alert.pk]})
+    close = {"action": "close_false_positive", "_selected_action": [alert.pk], "apply": "1"}
+    client.post(url, {**close, "note": "Payroll"})  # no reason code: nothing happens
     alert.refresh_from_db()
-    assert alert.status == "CLOSED_FALSE_POSITIVE" and alert.events.count() == 2
+    assert alert.status == "OPEN"
+    client.post(url, {**close, "note": "Payroll", "reason_code": "EXPLAINED_ACTIVITY"})
+    alert.refresh_from_db()
+    assert alert.status == "CLOSED_FALSE_POSITIVE" and alert.close_reason_code == "EXPLAINED_ACTIVITY"
+    assert alert.events.count() == 2
+
+
+def test_the_alert_page_triage_asks_before_acting_on_a_colleagues_alert(db, make_alert):
+    colleague = StaffFactory(role=StaffRole.MLRO)
+    alert = make_alert(assigned_to=colleague)
+    client, _ = _login(StaffRole.COMPLIANCE_OFFICER)
+    url = f"/admin/compliance/alert/{alert.pk}/triage/"
+    page = client.get(f"/admin/compliance/alert/{alert.pk}/change/").content.decode()
+    assert 'data-testid="assigned-warning"' in page
+    client.post(url, {"op": "start_review"})
+    alert.refresh_from_db()
+    assert alert.status == "OPEN"
+    client.post(url, {"op": "start_review", "confirm_others": "1"})
+    alert.refresh_from_db()
+    assert alert.status == "UNDER_REVIEW" and alert.assigned_to == colleague
+
+
+@pytest.mark.parametrize("role", [StaffRole.SUPPORT, StaffRole.FINANCE])
+def test_support_and_finance_cannot_triage(db, make_alert, role):
+    alert = make_alert()
+    client, _ = _login(role)
+    response = client.post(f"/admin/compliance/alert/{alert.pk}/triage/", {"op": "start_review"})
+    assert response.status_code in (302, 403)
+    alert.refresh_from_db()
+    assert alert.status == "OPEN"
 
 
 def test_officer_reads_rules_but_cannot_change_them(db, rule):

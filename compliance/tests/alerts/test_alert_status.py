@@ -30,19 +30,21 @@ def test_compliance_roles_may_manage_alerts(staff_client, make_alert, role):
 def test_closing_needs_a_note(officer, make_alert):
     alert = make_alert()
     client, _ = officer
-    r = client.put(f"{URL}/{alert.pk}/status", {"status": "CLOSED_FALSE_POSITIVE"}, format="json")
+    r = client.put(f"{URL}/{alert.pk}/status", {"status": "CLOSED_SAR_FILED"}, format="json")
     assert r.status_code == 400 and "note" in r.json()["error"]["details"]
     alert.refresh_from_db()
     assert alert.status == "OPEN" and not AlertEvent.objects.exists()
 
 
 @pytest.mark.parametrize("closed", ["CLOSED_FALSE_POSITIVE", "CLOSED_SAR_FILED"])
-def test_a_closed_alert_cannot_reopen(officer, make_alert, closed):
+@pytest.mark.parametrize("target", ["UNDER_REVIEW", "ESCALATED", "CLOSED_FALSE_POSITIVE"])
+def test_a_closed_alert_moves_only_back_to_open(officer, make_alert, closed, target):
     alert = make_alert(status=closed)
     client, _ = officer
-    r = client.put(f"{URL}/{alert.pk}/status", {"status": "OPEN", "note": "oops"}, format="json")
+    body = {"status": target, "note": "oops", "reasonCode": "OTHER"}
+    r = client.put(f"{URL}/{alert.pk}/status", body, format="json")
     assert r.status_code == 409 and r.json()["error"]["code"] == "INVALID_TRANSITION"
-    assert r.json()["message"] == f"Cannot move alert from {closed} to OPEN"
+    assert r.json()["message"] == f"Cannot move alert from {closed} to {target}"
 
 
 def test_moving_to_the_same_status_is_409(officer, make_alert):

@@ -9,10 +9,10 @@ from compliance.services.alerts import alert_assign
 
 def test_assign_records_an_event_and_an_audit_entry(make_alert):
     alert = make_alert()
-    officer = StaffFactory(role=StaffRole.COMPLIANCE_OFFICER)
+    officer = StaffFactory(role=StaffRole.COMPLIANCE_OFFICER, first_name="Thandi", last_name="Nkosi")
     alert = alert_assign(alert=alert, actor=officer, assignee=officer)
     assert alert.assigned_to == officer
-    assert alert.events.get().note == f"Assigned to {officer.email}"
+    assert alert.events.get().note == "Assigned to Thandi Nkosi"
     assert AuditLog.objects.filter(action="alert.assign", object_id=str(alert.pk)).exists()
 
 

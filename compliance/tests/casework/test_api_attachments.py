@@ -57,12 +57,12 @@ def test_a_file_is_stored_and_its_url_serves_the_same_bytes(clients, crew, cases
 @pytest.mark.parametrize(
     "name, data, code",
     [
-        ("evidence.pdf", png(), "INVALID_FILE_TYPE"),  # the bytes are a PNG
-        ("evidence.exe", pikepdf_pdf(), "INVALID_FILE_TYPE"),
-        ("evidence", pikepdf_pdf(), "INVALID_FILE_TYPE"),
-        ("notes.txt", b"just text", "INVALID_FILE_TYPE"),
-        ("empty.pdf", b"", "INVALID_FILE_TYPE"),
-        ("page.pdf", b"<html>" + pikepdf_pdf(), "INVALID_FILE_TYPE"),
+        ("evidence.pdf", png(), "VALIDATION_ERROR"),  # the bytes are a PNG
+        ("evidence.exe", pikepdf_pdf(), "VALIDATION_ERROR"),
+        ("evidence", pikepdf_pdf(), "VALIDATION_ERROR"),
+        ("notes.txt", b"just text", "VALIDATION_ERROR"),
+        ("empty.pdf", b"", "VALIDATION_ERROR"),
+        ("page.pdf", b"<html>" + pikepdf_pdf(), "VALIDATION_ERROR"),
         (
             "script.pdf",
             pikepdf_pdf(build=lambda pdf: pdf.Root.__setitem__("/OpenAction", javascript_action(pdf))),
@@ -83,7 +83,8 @@ def test_a_file_over_20_mb_is_400(clients, cases, media):
         objects=(b"<< /Length %d >>\nstream\n" % (20 * 1024 * 1024) + b"0" * (20 * 1024 * 1024) + b"\nendstream",)
     )
     r = upload(clients["filer"], cases["alert"], "big.pdf", big)
-    assert r.status_code == 400 and r.json()["error"]["code"] == "FILE_TOO_LARGE"
+    assert r.status_code == 400 and r.json()["error"]["code"] == "VALIDATION_ERROR"
+    assert r.json()["message"] == "File size exceeds limit"
     assert not CaseAttachment.objects.exists()
 
 

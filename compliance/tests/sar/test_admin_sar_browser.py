@@ -26,7 +26,7 @@ def test_filer_then_reviewer_then_mlro_move_a_sar_with_the_buttons(browser, live
     filer.fill("#sar-workflow input[name=note]", "Ready for a second pair of eyes")
     filer.click("#sar-workflow button[data-move=PENDING_REVIEW]")
     filer.wait_for_selector("[data-testid=sar-no-moves]")
-    assert filer.locator("[data-testid=sar-status]").inner_text() == "PENDING_REVIEW"
+    assert filer.locator("[data-testid=sar-status]").get_attribute("data-status") == "PENDING_REVIEW"
     assert "Ready for a second pair of eyes" in filer.content()
     assert move_buttons(filer) == []  # four eyes: the filer cannot review their own report
 
@@ -35,7 +35,7 @@ def test_filer_then_reviewer_then_mlro_move_a_sar_with_the_buttons(browser, live
     assert move_buttons(reviewer) == ["PENDING_APPROVAL"]
     reviewer.click("#sar-workflow button[data-move=PENDING_APPROVAL]")
     reviewer.wait_for_selector("[data-testid=sar-no-moves]")  # only the MLRO approves
-    assert reviewer.locator("[data-testid=sar-status]").inner_text() == "PENDING_APPROVAL"
+    assert reviewer.locator("[data-testid=sar-status]").get_attribute("data-status") == "PENDING_APPROVAL"
 
     mlro = signed_in_page(browser, live_server, crew["approver"])
     mlro.goto(url)

@@ -38,6 +38,8 @@ def test_the_list_has_its_own_pagination_shape_and_item_fields(clients, make_sar
         "filedBy",
         "createdAt",
         "draftedAt",
+        "dueAt",
+        "priority",
     }
     assert item["entityUser"] == {
         "id": str(subject.pk),

@@ -27,7 +27,7 @@ def shot(page, name: str) -> None:
 
 
 def status_on(page) -> str:
-    return page.locator("[data-testid=sar-status]").inner_text()
+    return page.locator("[data-testid=sar-status]").get_attribute("data-status")
 
 
 @pytest.mark.django_db(transaction=True)

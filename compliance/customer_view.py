@@ -1,0 +1,64 @@
+"""Compliance's sections of the KYC user page (kyc.panels): the risk reasons, the alerts and the SARs.
+
+Registered from ``ComplianceConfig.ready()``, each visible only to the roles
+that may know of alerts and SARs: support and finance never see them
+(tipping-off). Each costs a fixed number of queries whatever the history.
+"""
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from compliance import deadlines
+from compliance.choices import SARStatus
+from compliance.models import SAR, Alert
+from compliance.models.alerts import OPEN_STATES
+from compliance.risk import risk_picture
+from compliance.selectors.sar import first_alert_at
+from kyc import panels
+
+SHOWN = 10
+
+
+def render_risk(request, user) -> str:
+    return render_to_string("compliance/panels/risk.html", {"risk": risk_picture(user), "user": user})
+
+
+def render_alerts(request, user) -> str:
+    now = timezone.now()
+    alerts = list(
+        Alert.objects.filter(user=user)
+        .select_related("rule", "assigned_to")
+        .order_by("-created_at", "-id")[: SHOWN * 2]
+    )
+    open_alerts = [a for a in alerts if a.status in OPEN_STATES][:SHOWN]
+    closed = [a for a in alerts if a.status not in OPEN_STATES][:SHOWN]
+    rows = [(a, deadlines.alert_due_at(a), deadlines.alert_priority(a, now=now)) for a in open_alerts]
+    return render_to_string(
+        "compliance/panels/alerts.html", {"rows": rows, "closed": closed, "user": user, "shown": SHOWN}
+    )
+
+
+def render_sars(request, user) -> str:
+    sars = list(
+        SAR.objects.filter(entity_user=user)
+        .select_related("filed_by")
+        .annotate(first_alert_at=first_alert_at())
+        .order_by("-created_at")[:SHOWN]
+    )
+    rows = []
+    for sar in sars:
+        detected = deadlines.sar_detected_at(sar)
+        rows.append(
+            (sar, deadlines.sar_due_at(detected_at=detected), deadlines.sar_priority(sar, detected_at=detected))
+        )
+    return render_to_string("compliance/panels/sars.html", {"rows": rows, "filed": SARStatus.SUBMITTED})
+
+
+def register_panels() -> None:
+    panels.register(
+        panels.Panel("risk", "Risk score and its reasons", 10, render_risk, panels.for_capability("alerts.read"))
+    )
+    panels.register(panels.Panel("alerts", "Alerts", 20, render_alerts, panels.for_capability("alerts.read")))
+    panels.register(
+        panels.Panel("sars", "Suspicious activity reports", 30, render_sars, panels.for_capability("sars.read"))
+    )

@@ -1,0 +1,225 @@
+"""Maker-checker in the admin site: credits waiting for a second finance or admin person, approved or rejected here.
+
+Every decision calls the same services as the API (``kyc.services.credit``),
+so the four-eyes rule, the single credit and the audit entries are the same
+whichever way a credit is decided.
+"""
+
+from django import forms
+from django.contrib import admin, messages
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from unfold.admin import ModelAdmin
+from unfold.decorators import action, display
+
+from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, StateHistoryInline
+from backoffice.dashboard import register_card
+from backoffice.errors import DomainError
+from kyc import selectors, services
+from kyc.choices import CreditStatus
+from kyc.models import CreditRequest, CreditRequestEvent
+
+STATUS_COLOURS = {
+    CreditStatus.PENDING: "warning",
+    CreditStatus.APPROVED: "success",
+    CreditStatus.CREDITED: "info",
+    CreditStatus.REJECTED: "danger",
+}
+
+
+def may_decide_credits(request) -> bool:
+    return request.user.is_authenticated and request.user.has_capability("users.credit")
+
+
+class CreditQueueFilter(DefaultChoiceFilter):
+    """The approval queue by default; decided and immediate credits on request."""
+
+    title = "status"
+    parameter_name = "state"
+    default = "pending"
+
+    def lookups(self, request, model_admin):
+        others = [(value.lower(), label) for value, label in CreditStatus.choices if value != CreditStatus.PENDING]
+        return [("pending", "Awaiting approval"), *others, ("all", "All credits")]
+
+    def queryset(self, request, queryset):
+        value = self.current()
+        if value == "all":
+            return queryset
+        return queryset.filter(status=value.upper())
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=255, required=False, widget=forms.TextInput(attrs={"size": 60}))
+
+
+class CreditRequestEventInline(StateHistoryInline):
+    model = CreditRequestEvent
+    verbose_name = "step"
+    verbose_name_plural = "History"
+
+
+@admin.register(CreditRequest)
+class CreditRequestAdmin(ModelAdmin):
+    """Credits as requests: the queue a checker works from, and one request with its history."""
+
+    list_display = (
+        "created_at",
+        "wallet",
+        "amount_display",
+        "requested_by",
+        "status_badge",
+        "decided_by",
+        "decided_at",
+    )
+    list_filter = (CreditQueueFilter,)
+    list_select_related = ("user", "requested_by", "decided_by")
+    search_fields = ("user__first_name", "user__last_name", "user__phone_number", "reference")
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    ordering = ("-created_at", "-id")
+    inlines = [CreditRequestEventInline]
+    actions = ["approve_selected", "reject_selected"]
+    actions_detail = ["approve_one", "reject_one"]
+    fields = (
+        "wallet",
+        "amount_display",
+        "reason",
+        "status_badge",
+        "requested_by",
+        "created_at",
+        "decided_by",
+        "decided_at",
+        "decision_reason",
+        "previous_balance",
+        "new_balance",
+        "transaction",
+    )
+    readonly_fields = fields
+
+    def has_view_permission(self, request, obj=None):
+        return may_decide_credits(request)
+
+    def has_module_permission(self, request):
+        return may_decide_credits(request)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_decide_permission(self, request, obj=None):
+        return may_decide_credits(request)
+
+    @display(description="Wallet", ordering="user__last_name")
+    def wallet(self, obj):
+        return f"{obj.user.full_name} ({obj.user.phone_number})"
+
+    @display(description="Amount (SZL)", ordering="amount")
+    def amount_display(self, obj):
+        return f"{obj.amount:,.2f}"
+
+    @display(
+        description="Status", ordering="status", label={CreditStatus(k).label: v for k, v in STATUS_COLOURS.items()}
+    )
+    def status_badge(self, obj):
+        return obj.get_status_display()
+
+    # ------------------------------------------------------------ decisions
+
+    def _decide(self, request, credit, *, approve: bool, reason: str) -> bool:
+        try:
+            if approve:
+                services.credit_request_approve(credit_request=credit, actor=request.user, reason=reason)
+            else:
+                services.credit_request_reject(credit_request=credit, actor=request.user, reason=reason)
+        except DomainError as exc:
+            self.message_user(
+                request, f"{credit.user.full_name}, SZL {credit.amount:,.2f}: {exc.message}", messages.ERROR
+            )
+            return False
+        return True
+
+    @admin.action(description="Approve selected credits", permissions=["decide"])
+    def approve_selected(self, request, queryset):
+        done = sum(self._decide(request, c, approve=True, reason="") for c in queryset.select_related("user"))
+        if done:
+            self.message_user(request, f"{done} credit(s) approved and paid into the wallets.", messages.SUCCESS)
+
+    @admin.action(description="Reject selected credits (asks for a reason)", permissions=["decide"])
+    def reject_selected(self, request, queryset):
+        credits = list(queryset.select_related("user"))
+        form = ReasonForm(request.POST if "confirm_reject" in request.POST else None)
+        if "confirm_reject" in request.POST and form.is_valid() and form.cleaned_data["reason"].strip():
+            reason = form.cleaned_data["reason"]
+            done = sum(self._decide(request, c, approve=False, reason=reason) for c in credits)
+            if done:
+                self.message_user(request, f"{done} credit(s) rejected.", messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": f"Reject {len(credits)} credit(s)?",
+            "credits": credits,
+            "form": form,
+            "needs_reason": "confirm_reject" in request.POST,
+            "action": "reject_selected",
+        }
+        return TemplateResponse(request, "kyc/admin/credit_reject.html", context)
+
+    def _back(self, object_id):
+        return redirect(reverse("admin:kyc_creditrequest_change", args=[object_id]))
+
+    @action(description="Approve and credit", url_path="approve", permissions=["decide"], icon="check_circle")
+    def approve_one(self, request, object_id):
+        credit = selectors.credit_request_get(request_id=object_id)
+        return self._decision_page(request, credit, approve=True)
+
+    @action(description="Reject", url_path="reject", permissions=["decide"], icon="block")
+    def reject_one(self, request, object_id):
+        credit = selectors.credit_request_get(request_id=object_id)
+        return self._decision_page(request, credit, approve=False)
+
+    def _decision_page(self, request, credit, *, approve: bool):
+        form = ReasonForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            reason = form.cleaned_data["reason"]
+            if not approve and not reason.strip():
+                form.add_error("reason", "A reason is required to reject a credit.")
+            elif self._decide(request, credit, approve=approve, reason=reason):
+                verb = "approved: the wallet is credited" if approve else "rejected"
+                self.message_user(request, f"Credit of SZL {credit.amount:,.2f} {verb}.", messages.SUCCESS)
+                return self._back(credit.pk)
+            else:
+                return self._back(credit.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": credit,
+            "approve": approve,
+            "form": form,
+            "title": f"{'Approve' if approve else 'Reject'} SZL {credit.amount:,.2f} for {credit.user.full_name}?",
+        }
+        return TemplateResponse(request, "kyc/admin/credit_decision.html", context)
+
+
+@register_card
+def _credit_cards(request):
+    if not may_decide_credits(request):
+        return []
+    waiting = CreditRequest.objects.filter(status=CreditStatus.PENDING).exclude(requested_by=request.user).count()
+    return [
+        {
+            "title": "Credits awaiting my approval",
+            "value": waiting,
+            "hint": "Asked for by a colleague",
+            "link": reverse("admin:kyc_creditrequest_changelist"),
+            "group": "my work",
+            "tone": "warning" if waiting else "",
+        }
+    ]
