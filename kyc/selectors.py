@@ -1,17 +1,20 @@
-"""Reads of KYC users: lists, stats, history, the retention check. No writes here."""
+"""Reads of KYC users: lists, stats, history, the name index that PEP screening searches. No writes here."""
 
 import datetime as dt
 import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.core.cache import cache
 from django.db.models import Avg, Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from backoffice.errors import NotFound
 from backoffice.phones import normalise_phone
 from kyc.choices import TransactionStatus, VerificationStatus
-from kyc.models import KycDocument, PlatformUser, Transaction, VerificationRecord
+from kyc.models import KycDocument, PlatformUser, Transaction, UserNameKey, UserNamePart, VerificationRecord
+from kyc.name_index import stored, user_person
+from kyc.names import DEFAULT_FREQUENCIES, NameFrequencies, Person
 
 # Columns a list row needs; the password hash and other wide columns stay in the table.
 LIST_FIELDS = (
@@ -180,3 +183,101 @@ def user_timeline(*, user: PlatformUser, limit: int = 100) -> list[TimelineEvent
     documents = list(user_documents(user=user).order_by("-uploaded_at", "-pk")[:limit])
     transactions = list(user_transactions(user=user).order_by("-created_at", "-pk")[:limit])
     return _timeline(user, verifications, documents, transactions)[:limit]
+
+
+# ---------------------------------------------------------------- the name index (PEP screening)
+
+NAME_FREQUENCIES_CACHE_KEY = "kyc:user-name-frequencies:v1"
+NAME_FREQUENCIES_SECONDS = 15 * 60
+# The prior (kyc.names.DEFAULT_FREQUENCIES) counts as this many people beside our users: with few users it
+# keeps "dlamini" common, with a million it is 1% of the evidence.
+PRIOR_PEOPLE = 10_000
+# A part held by fewer than one user in 10,000 weighs as much as an unseen one, so rarer parts are not kept.
+RARE_SHARE = 10_000
+LOOKUP_CHUNK = 500
+PERSON_FIELDS = ("id", "first_name", "last_name", "names", "surname", "date_of_birth", "country")
+
+
+@dataclass(frozen=True)
+class UserPerson:
+    """A user as the name matcher sees them, with the name to show."""
+
+    id: uuid.UUID
+    first_name: str
+    last_name: str
+    person: Person
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+def user_people(*, user_ids) -> dict:
+    """{user id: UserPerson} for these users (unknown ids are left out), in one query per 500 ids."""
+    found = {}
+    ids = list(user_ids)
+    for start in range(0, len(ids), LOOKUP_CHUNK):
+        rows = PlatformUser.objects.filter(pk__in=ids[start : start + LOOKUP_CHUNK]).values(*PERSON_FIELDS)
+        for row in rows:
+            found[row["id"]] = UserPerson(
+                id=row["id"],
+                first_name=row["first_name"],
+                last_name=row["last_name"],
+                person=user_person(
+                    first_name=row["first_name"],
+                    last_name=row["last_name"],
+                    names=row["names"],
+                    surname=row["surname"],
+                    date_of_birth=row["date_of_birth"],
+                    country=row["country"],
+                ),
+            )
+    return found
+
+
+def users_holding_keys(*, keys) -> dict[str, list]:
+    """{key: [user id, ...]} for the users whose name index holds each key (keys nobody holds are left out)."""
+    holders: dict[str, list] = {}
+    wanted = sorted(stored(keys))
+    for start in range(0, len(wanted), LOOKUP_CHUNK):
+        rows = UserNameKey.objects.filter(key__in=wanted[start : start + LOOKUP_CHUNK]).values_list("key", "user_id")
+        for key, user_id in rows:
+            holders.setdefault(key, []).append(user_id)
+    return holders
+
+
+def user_count() -> int:
+    return PlatformUser.objects.count()
+
+
+def _counted_parts() -> tuple[int, dict[str, int]]:
+    total = PlatformUser.objects.count()
+    floor = max(1, total // RARE_SHARE)
+    rows = (
+        UserNamePart.objects.values("part")
+        .annotate(n=Count("user_id"))
+        .filter(n__gte=floor)
+        .values_list("part", "n")
+        .order_by()
+    )
+    return total, dict(rows)
+
+
+def user_name_frequencies(*, fresh: bool = False) -> NameFrequencies:
+    """How common each name part is among our users, for weighing parts (``kyc.names.NameFrequencies``).
+
+    Counted by the database (one GROUP BY over the parts table) and cached for 15 minutes in the shared cache:
+    a screening must not count a million users, and weights that lag a few registrations behind change
+    nothing. Blended with the regional prior as ``PRIOR_PEOPLE`` extra people, so a young user base with
+    three Dlaminis does not make Dlamini look rare.
+    """
+    cached = None if fresh else cache.get(NAME_FREQUENCIES_CACHE_KEY)
+    if cached is None:
+        cached = _counted_parts()
+        cache.set(NAME_FREQUENCIES_CACHE_KEY, cached, NAME_FREQUENCIES_SECONDS)
+    total, counts = cached
+    prior = DEFAULT_FREQUENCIES
+    blended = {part: count * PRIOR_PEOPLE / prior.total for part, count in prior.counts.items()}
+    for part, count in counts.items():
+        blended[part] = blended.get(part, 0) + count
+    return NameFrequencies(counts=blended, total=total + PRIOR_PEOPLE)
