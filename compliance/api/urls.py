@@ -1,5 +1,6 @@
 from backoffice.api.routers import ApiRouter
 from compliance.api.views.alerts import AlertViewSet
+from compliance.api.views.pep import PEPMatchViewSet, PEPViewSet
 from compliance.api.views.rules import RuleViewSet
 from compliance.api.views.sar import SARViewSet
 
@@ -7,5 +8,8 @@ router = ApiRouter()
 router.register("admin/aml/sars", SARViewSet, basename="sar")
 router.register("admin/aml/rules", RuleViewSet, basename="aml-rule")
 router.register("admin/aml/alerts", AlertViewSet, basename="aml-alert")
+# matches before the PEPs themselves: /pep/matches must not be read as a PEP id
+router.register("admin/aml/pep/matches", PEPMatchViewSet, basename="pep-match")
+router.register("admin/aml/pep", PEPViewSet, basename="pep")
 
 urlpatterns = router.urls
