@@ -107,6 +107,7 @@ class PEP(models.Model):
         self.name = tidy(self.name)
         if not self.name:
             raise ValidationError({"name": "Name is required"})
+        self.category = canonical_category(self.category or PEPCategory.UNKNOWN) or self.category
         if self.category not in PEPCategory.values:
             raise ValidationError({"category": f"Must be one of: {', '.join(PEPCategory.values)}."})
         if not isinstance(self.additional_info, dict):

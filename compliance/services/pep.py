@@ -16,7 +16,7 @@ from backoffice.errors import Conflict, DomainError, ValidationFailed, django_va
 from backoffice.services import audit_entry, audit_record, audit_record_many
 from compliance.choices import PEPCategory, ScreeningTrigger
 from compliance.models import PEP, PEPMatch, PEPNameKey
-from compliance.models.pep import normalise_name
+from compliance.models.pep import canonical_category, normalise_name
 from compliance.selectors.pep import pep_person
 from compliance.services.screening import MatchingSummary, screen_peps
 from kyc.name_index import stored
@@ -85,6 +85,7 @@ def _clean(pep: PEP) -> PEP:
     pep.name = " ".join((pep.name or "").split()) if isinstance(pep.name, str) else pep.name
     if not isinstance(pep.name, str) or not pep.name:
         raise ValidationFailed(NAME_REQUIRED, details={"name": ["This field is required."]})
+    pep.category = canonical_category(pep.category or PEPCategory.UNKNOWN) or pep.category
     try:
         pep.full_clean(exclude=["name_key", "content_hash"], validate_unique=False)
     except ValidationError as exc:
