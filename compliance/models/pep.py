@@ -108,8 +108,6 @@ class PEP(models.Model):
         if not self.name:
             raise ValidationError({"name": "Name is required"})
         self.category = canonical_category(self.category or PEPCategory.UNKNOWN) or self.category
-        if self.category not in PEPCategory.values:
-            raise ValidationError({"category": f"Must be one of: {', '.join(PEPCategory.values)}."})
         if not isinstance(self.additional_info, dict):
             raise ValidationError({"additional_info": "Must be an object."})
         if not isinstance(self.aliases, list) or not all(isinstance(a, str) for a in self.aliases):

@@ -269,9 +269,13 @@ def pep_delete(*, pep: PEP, actor) -> None:
 # ---------------------------------------------------------------- many PEPs
 
 
-def _error(index: int, fields: dict, exc: DomainError) -> ItemError:
+def _error(index: int, fields: dict, exc: DomainError, *, spelled_out: bool = False) -> ItemError:
+    """The item's error; ``spelled_out`` puts the field reasons in the message (a file row has no envelope)."""
     name = fields.get("name") if isinstance(fields.get("name"), str) else ""
-    return ItemError(index=index, name=name or "", message=exc.message, details=exc.details)
+    message = exc.message
+    if spelled_out and exc.details and message == "Validation error":
+        message = "; ".join(f"{field}: {' '.join(reasons)}" for field, reasons in exc.details.items())
+    return ItemError(index=index, name=name or "", message=message, details=exc.details)
 
 
 def _insert_many(peps: list[PEP]) -> list[PEP]:
@@ -386,6 +390,7 @@ def pep_import(
                     progress(line)
         to_screen.extend(_import_batch(batch, result, seen, actor))
         result.errors.sort(key=lambda e: e.index)
+        result.rows.sort(key=lambda row: row.line)
         if dry_run:
             transaction.set_rollback(True)
     if not dry_run:
@@ -429,8 +434,9 @@ def _import_batch(batch: list[tuple[int, dict]], result: ImportResult, seen: dic
                     setattr(pep, name, fields[name])
             _clean(pep)
         except DomainError as exc:
-            result.errors.append(_error(line, fields, exc))
-            result.note(RowOutcome(line, fields.get("name") or "", "error", exc.message))
+            error = _error(line, fields, exc, spelled_out=True)
+            result.errors.append(error)
+            result.note(RowOutcome(line, error.name, "error", error.message))
             if pep is not None:
                 pep.refresh_from_db()
             continue
