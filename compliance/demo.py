@@ -368,6 +368,8 @@ def seed_peps(stdout) -> None:
 
 
 def seed(stdout) -> None:
+    # PEPs first: the AML scan then sees the potential PEPs they flag (the pep_related rules), on the first run
+    # as on any later one, so a second seed raises nothing new
+    seed_peps(stdout)
     seed_rules(stdout)
     seed_sars(stdout)
-    seed_peps(stdout)

@@ -103,15 +103,14 @@ def peps_matching(person: Person, *, frequencies: NameFrequencies, threshold: fl
     found are compared, so the cost follows the few candidates, not the length of the list.
     """
     keys = sorted(stored(lookup_keys(person, frequencies=frequencies)))
-    pep_ids: set = set()
-    for start in range(0, len(keys), KEY_CHUNK):
-        chunk = keys[start : start + KEY_CHUNK]
-        pep_ids.update(PEPNameKey.objects.filter(key__in=chunk).values_list("pep_id", flat=True))
     hits = []
     candidates = 0
-    ids = list(pep_ids)
-    for start in range(0, len(ids), KEY_CHUNK):
-        for pep in PEP.objects.filter(pk__in=ids[start : start + KEY_CHUNK], is_active=True):
+    seen: set = set()
+    for start in range(0, len(keys), KEY_CHUNK):
+        # one round trip: the PEPs holding any of the keys (a name has a handful of keys, so one chunk)
+        holding = PEPNameKey.objects.filter(key__in=keys[start : start + KEY_CHUNK]).values("pep_id")
+        for pep in PEP.objects.filter(pk__in=holding, is_active=True).exclude(pk__in=seen):
+            seen.add(pep.pk)
             candidates += 1
             match = compare(person, pep_person(pep), frequencies=frequencies, threshold=threshold)
             if match.is_match:

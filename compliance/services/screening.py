@@ -38,7 +38,7 @@ from compliance.services.alerts import NewAlert, alert_raise_many, dedup_key
 from kyc import selectors as kyc_selectors
 from kyc.models import PlatformUser
 from kyc.name_index import stored
-from kyc.names import MATCHER_VERSION, Match, NameFrequencies, compare, lookup_keys
+from kyc.names import MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, NameFrequencies, Person, compare, lookup_keys
 from kyc.services import RiskFlag, user_risk_flag_many
 
 logger = logging.getLogger("compliance.screening")
@@ -161,11 +161,21 @@ def _users_matching(
     users = kyc_selectors.user_people(user_ids=set().union(*candidates.values()) if candidates else set())
     found = []
     for pep in batch:
+        # Many users share a name: score each distinct name once, without date of birth and country, and
+        # compare person by person only where those could still lift the name to a match.
+        names_only = Person(name=pep.name, aliases=tuple(pep.aliases or ()))
+        name_scores: dict[tuple, float] = {}
         for user_id in candidates[pep.pk]:
             user = users.get(user_id)
             if user is None:
                 continue
             summary.candidates += 1
+            names = (user.person.name, user.person.aliases)
+            if names not in name_scores:
+                user_names = Person(name=names[0], aliases=names[1])
+                name_scores[names] = compare(user_names, names_only, frequencies=frequencies, threshold=threshold).score
+            if name_scores[names] + MAX_ADJUSTMENT_GAIN < threshold:
+                continue
             # always user against PEP, whichever side started: the same pair scores the same way every time
             match = compare(user.person, people[pep.pk], frequencies=frequencies, threshold=threshold)
             if match.is_match:
