@@ -4,8 +4,10 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Avg, Count, Q, QuerySet, Sum
 from django.utils import timezone
 
@@ -13,7 +15,7 @@ from backoffice.errors import NotFound
 from backoffice.phones import normalise_phone
 from kyc.choices import TransactionStatus, VerificationStatus
 from kyc.models import KycDocument, PlatformUser, Transaction, UserNameKey, UserNamePart, VerificationRecord
-from kyc.name_index import stored, user_person
+from kyc.name_index import stored, user_names
 from kyc.names import DEFAULT_FREQUENCIES, NameFrequencies, Person
 
 # Columns a list row needs; the password hash and other wide columns stay in the table.
@@ -196,43 +198,50 @@ PRIOR_PEOPLE = 10_000
 # A part held by fewer than one user in 10,000 weighs as much as an unseen one, so rarer parts are not kept.
 RARE_SHARE = 10_000
 LOOKUP_CHUNK = 500
+PEOPLE_CHUNK = 5000
 PERSON_FIELDS = ("id", "first_name", "last_name", "names", "surname", "date_of_birth", "country")
 
 
-@dataclass(frozen=True)
+@dataclass
 class UserPerson:
-    """A user as the name matcher sees them, with the name to show."""
+    """A user as the name matcher sees them: ``names`` (name and aliases only, shared by namesakes and
+    cached) and ``person`` (with date of birth and country, built when first asked for)."""
 
     id: uuid.UUID
     first_name: str
     last_name: str
-    person: Person
+    legacy_names: str
+    legacy_surname: str
+    date_of_birth: dt.date | None
+    country: str
 
     @property
     def full_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
 
+    @property
+    def names_key(self) -> tuple[str, str, str, str]:
+        return (self.first_name, self.last_name, self.legacy_names or "", self.legacy_surname or "")
+
+    @property
+    def names(self) -> Person:
+        return user_names(*self.names_key)
+
+    @cached_property
+    def person(self) -> Person:
+        known = self.names
+        return Person(known.name, known.aliases, date_of_birth=self.date_of_birth, country=self.country or None)
+
 
 def user_people(*, user_ids) -> dict:
-    """{user id: UserPerson} for these users (unknown ids are left out), in one query per 500 ids."""
+    """{user id: UserPerson} for these users (unknown ids are left out), a few thousand ids per query."""
     found = {}
     ids = list(user_ids)
-    for start in range(0, len(ids), LOOKUP_CHUNK):
-        rows = PlatformUser.objects.filter(pk__in=ids[start : start + LOOKUP_CHUNK]).values(*PERSON_FIELDS)
+    chunk = min(PEOPLE_CHUNK, connection.features.max_query_params or PEOPLE_CHUNK)
+    for start in range(0, len(ids), chunk):
+        rows = PlatformUser.objects.filter(pk__in=ids[start : start + chunk]).values_list(*PERSON_FIELDS)
         for row in rows:
-            found[row["id"]] = UserPerson(
-                id=row["id"],
-                first_name=row["first_name"],
-                last_name=row["last_name"],
-                person=user_person(
-                    first_name=row["first_name"],
-                    last_name=row["last_name"],
-                    names=row["names"],
-                    surname=row["surname"],
-                    date_of_birth=row["date_of_birth"],
-                    country=row["country"],
-                ),
-            )
+            found[row[0]] = UserPerson(*row)
     return found
 
 

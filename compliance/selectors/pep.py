@@ -11,7 +11,7 @@ from compliance.choices import PEPCategory, PEPMatchStatus, ScreeningStatus
 from compliance.models import PEP, PEPMatch, PEPMatchEvent, PEPNameKey, ScreeningRun, UserScreening
 from compliance.models.pep import normalise_name
 from kyc import selectors as kyc_selectors
-from kyc.name_index import stored
+from kyc.name_index import stored, worth_searching
 from kyc.names import DEFAULT_THRESHOLD, MATCHER_VERSION, Match, NameFrequencies, Person, compare, lookup_keys
 
 PEP_NOT_FOUND = "PEP not found"
@@ -103,14 +103,16 @@ def peps_matching(person: Person, *, frequencies: NameFrequencies, threshold: fl
     found are compared, so the cost follows the few candidates, not the length of the list.
     """
     keys = sorted(stored(lookup_keys(person, frequencies=frequencies)))
+    sizes = dict(PEPNameKey.objects.filter(key__in=keys).values_list("key").annotate(n=Count("pk")).order_by())
+    # the keys' real buckets decide: a part common on the PEP list (a world-wide given name) is not searched,
+    # and with no total given a key may bring back at most BUCKET_FLOOR PEPs, however long the list: a screen
+    # answers in a bounded number of comparisons
+    chosen = sorted(worth_searching(sizes, total=0))
     hits = []
     candidates = 0
-    seen: set = set()
-    for start in range(0, len(keys), KEY_CHUNK):
-        # one round trip: the PEPs holding any of the keys (a name has a handful of keys, so one chunk)
-        holding = PEPNameKey.objects.filter(key__in=keys[start : start + KEY_CHUNK]).values("pep_id")
-        for pep in PEP.objects.filter(pk__in=holding, is_active=True).exclude(pk__in=seen):
-            seen.add(pep.pk)
+    if chosen:
+        holding = PEPNameKey.objects.filter(key__in=chosen).values("pep_id")
+        for pep in PEP.objects.filter(pk__in=holding, is_active=True):
             candidates += 1
             match = compare(person, pep_person(pep), frequencies=frequencies, threshold=threshold)
             if match.is_match:

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Case, CharField, Value, When
+from django.db.models import F
 from django.utils import timezone
 
 from backoffice.errors import InvalidTransition, ValidationFailed
@@ -37,7 +37,7 @@ from compliance.selectors.pep import match_threshold, pending_peps, pep_person, 
 from compliance.services.alerts import NewAlert, alert_raise_many, dedup_key
 from kyc import selectors as kyc_selectors
 from kyc.models import PlatformUser
-from kyc.name_index import stored
+from kyc.name_index import stored, worth_searching
 from kyc.names import MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, NameFrequencies, Person, compare, lookup_keys
 from kyc.services import RiskFlag, user_risk_flag_many
 
@@ -157,7 +157,11 @@ def _users_matching(
     people = {pep.pk: pep_person(pep) for pep in batch}
     keys = {pk: stored(lookup_keys(person, frequencies=frequencies)) for pk, person in people.items()}
     holders = kyc_selectors.users_holding_keys(keys=set().union(*keys.values()) if keys else set())
-    candidates = {pk: set().union(*(holders.get(key, ()) for key in pep_keys)) for pk, pep_keys in keys.items()}
+    total = summary.users_scanned
+    candidates = {}
+    for pk, pep_keys in keys.items():
+        chosen = worth_searching({key: len(holders[key]) for key in pep_keys if key in holders}, total=total)
+        candidates[pk] = set().union(*(holders[key] for key in chosen))
     users = kyc_selectors.user_people(user_ids=set().union(*candidates.values()) if candidates else set())
     found = []
     for pep in batch:
@@ -170,11 +174,10 @@ def _users_matching(
             if user is None:
                 continue
             summary.candidates += 1
-            names = (user.person.name, user.person.aliases)
-            if names not in name_scores:
-                user_names = Person(name=names[0], aliases=names[1])
-                name_scores[names] = compare(user_names, names_only, frequencies=frequencies, threshold=threshold).score
-            if name_scores[names] + MAX_ADJUSTMENT_GAIN < threshold:
+            key = user.names_key
+            if key not in name_scores:
+                name_scores[key] = compare(user.names, names_only, frequencies=frequencies, threshold=threshold).score
+            if name_scores[key] + MAX_ADJUSTMENT_GAIN < threshold:
                 continue
             # always user against PEP, whichever side started: the same pair scores the same way every time
             match = compare(user.person, people[pep.pk], frequencies=frequencies, threshold=threshold)
@@ -187,10 +190,9 @@ def _mark_screened(batch: list[PEP]) -> None:
     """Record the content each PEP was screened with; a PEP changed meanwhile keeps differing, so stays pending."""
     if not batch:
         return
-    PEP.objects.filter(pk__in=[pep.pk for pep in batch]).update(
-        screened_hash=Case(*(When(pk=pep.pk, then=Value(pep.content_hash)) for pep in batch), output_field=CharField()),
-        screened_matcher=MATCHER_VERSION,
-        screened_at=timezone.now(),
+    # a PEP whose content changed meanwhile has a hash none of these has (names are unique): it stays pending
+    PEP.objects.filter(pk__in=[pep.pk for pep in batch], content_hash__in=[pep.content_hash for pep in batch]).update(
+        screened_hash=F("content_hash"), screened_matcher=MATCHER_VERSION, screened_at=timezone.now()
     )
 
 

@@ -85,3 +85,14 @@ def test_frequencies_count_parts_blend_the_prior_and_are_cached():
     user_name_index(user=PlatformUserFactory(first_name="Musa", last_name="Mavimbela"))
     assert selectors.user_name_frequencies().count("mavimbela") == 3  # cached
     assert selectors.user_name_frequencies(fresh=True).count("mavimbela") == 4
+
+
+def test_keys_worth_searching_follow_the_real_bucket_sizes():
+    from kyc.name_index import BUCKET_FLOOR, worth_searching
+
+    sizes = {"p:dlmn|sph": 50_000, "n:dlmn": 180_000, "i:dlmn|s": 1500, "n:sph": 15_000, "i:sph|d": 900}
+    assert worth_searching(sizes, total=1_000_000) == {"p:dlmn|sph", "i:dlmn|s", "i:sph|d"}
+    assert worth_searching(sizes, total=100) == {"p:dlmn|sph"}  # the floor: at most 200 for a small index
+    assert worth_searching({"n:mswt": 5000, "n:ms": 9000}, total=0) == {"n:mswt"}  # never unsearchable
+    assert worth_searching({"n:x": BUCKET_FLOOR}, total=0) == {"n:x"}
+    assert worth_searching({}, total=10) == set()
