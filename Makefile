@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml clean
+.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml bench-peps clean
 
 install: $(STAMP)
 
@@ -52,7 +52,7 @@ test: install lint
 		$(PY) -m pytest $(PYTEST_ARGS)
 
 # Benchmarks load large data sets into their own PostgreSQL databases; run them on purpose, not in CI.
-bench: bench-kyc bench-sars bench-aml
+bench: bench-kyc bench-sars bench-aml bench-peps
 
 bench-kyc: install
 	$(PY) bench/kyc_users.py $(BENCH_ARGS)
@@ -62,6 +62,10 @@ bench-sars: install
 
 bench-aml: install
 	$(PY) bench/aml_engine.py $(BENCH_ARGS)
+
+bench-peps: install
+	$(PY) bench/pep_matcher_quality.py --no-rigour --quiet
+	$(PY) bench/pep_screening.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
