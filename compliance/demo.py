@@ -331,7 +331,8 @@ def seed_peps(stdout) -> None:
     from compliance.models.pep import normalise_name
     from compliance.selectors.pep import screening_coverage
     from compliance.services.pep import pep_create
-    from compliance.services.screening import pep_match_review, screen_everything
+    from compliance.services.pep_matches import pep_match_review
+    from compliance.services.screening import screen_everything
 
     officer = _staff("compliance")
     existing = set(PEP.objects.values_list("name_key", flat=True))

@@ -39,7 +39,7 @@ from compliance.models.pep import date_of_birth_problem
 from compliance.pep_formats import FORMATS, UnreadableFile, read_rows, with_defaults
 from compliance.selectors.pep import match_threshold, pep_screen, screening_coverage
 from compliance.services import pep as services
-from compliance.services.screening import pep_match_review
+from compliance.services.pep_matches import pep_match_review
 
 STATUS_LABELS = {
     PEPMatchStatus.POTENTIAL: "warning",

@@ -15,7 +15,7 @@ from compliance.errors import PayloadTooLarge
 from compliance.filtersets import PEPFilterSet, PEPMatchFilterSet, PEPSearchFilterSet
 from compliance.selectors import pep as selectors
 from compliance.services import pep as services
-from compliance.services.screening import pep_match_review
+from compliance.services.pep_matches import pep_match_review
 
 PEP_REF = OpenApiParameter("pepId", str, OpenApiParameter.PATH, description="The PEP's id (UUID)")
 MATCH_REF = OpenApiParameter("matchId", str, OpenApiParameter.PATH, description="The match's id (UUID)")

@@ -9,7 +9,7 @@ from backoffice.choices import StaffRole
 from backoffice.tests.admin_queries import admin_browser, assert_flat
 from backoffice.tests.factories import StaffFactory
 from compliance.models import PEPMatch, ScreeningRun
-from compliance.services.screening import pep_match_review
+from compliance.services.pep_matches import pep_match_review
 from compliance.tests.pep.conftest import add_pep, make_user
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 from compliance.choices import PEPMatchStatus
 from compliance.models import Alert, PEPMatch, ScreeningRun
 from compliance.services import pep as services
-from compliance.services.screening import pep_match_review
+from compliance.services.pep_matches import pep_match_review
 from compliance.tests.pep.conftest import add_pep, make_user
 from kyc.choices import RiskRating
 
