@@ -3,6 +3,7 @@
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions
@@ -22,6 +23,8 @@ def render(status: int, message: str, code: str | None = None, details: dict | N
 def exception_handler(exc, context):
     if isinstance(exc, DomainError):
         return render(exc.status, exc.message, exc.code, exc.details)
+    if isinstance(exc, RequestDataTooBig):
+        return render(413, "Request body too large", "PAYLOAD_TOO_LARGE")
     if isinstance(exc, Http404):
         return render(404, "Not found", "NOT_FOUND")
     if isinstance(exc, DjangoPermissionDenied):

@@ -68,3 +68,11 @@ def test_bulk_counts_against_the_bulk_rate_limit(officer_api, settings):
     statuses = [officer_api.post(BULK, {"peps": [pep_body(f"Rate Limited {n}")]}, format="json") for n in range(3)]
     assert [r.status_code for r in statuses] == [201, 201, 429]
     assert statuses[0]["X-RateLimit-Limit"] == "2"
+
+
+def test_a_body_over_the_request_size_limit_is_413_not_500(officer_api, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 50_000
+    peps = [pep_body(f"Person Number {n}", position="x" * 500) for n in range(200)]
+    response = officer_api.post(BULK, {"peps": peps}, format="json")
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "PAYLOAD_TOO_LARGE"
