@@ -199,21 +199,27 @@ PRIOR_PEOPLE = 10_000
 RARE_SHARE = 10_000
 LOOKUP_CHUNK = 500
 PEOPLE_CHUNK = 5000
+PEOPLE_CHUNK_PG = 20_000
 PERSON_FIELDS = ("id", "first_name", "last_name", "names", "surname", "date_of_birth", "country")
 
 
 @dataclass
 class UserPerson:
     """A user as the name matcher sees them: ``names`` (name and aliases only, shared by namesakes and
-    cached) and ``person`` (with date of birth and country, built when first asked for)."""
+    cached) and ``person`` (with date of birth and country, built when first asked for). ``key`` is the id as
+    text, as the index lookups give it (a million UUID objects cost more than the comparisons)."""
 
-    id: uuid.UUID
+    key: str
     first_name: str
     last_name: str
     legacy_names: str
     legacy_surname: str
     date_of_birth: dt.date | None
     country: str
+
+    @property
+    def id(self) -> uuid.UUID:
+        return uuid.UUID(self.key)
 
     @property
     def full_name(self) -> str:
@@ -233,27 +239,88 @@ class UserPerson:
         return Person(known.name, known.aliases, date_of_birth=self.date_of_birth, country=self.country or None)
 
 
-def user_people(*, user_ids) -> dict:
-    """{user id: UserPerson} for these users (unknown ids are left out), a few thousand ids per query."""
-    found = {}
-    ids = list(user_ids)
+def _postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def user_people(*, user_ids) -> dict[str, UserPerson]:
+    """{user id as text: UserPerson} for these users (ids as text or UUIDs; unknown ones left out).
+
+    On PostgreSQL one query per 20,000 ids, the ids passed as one array; elsewhere the ORM in chunks.
+    """
+    found: dict[str, UserPerson] = {}
+    ids = [str(user_id) for user_id in user_ids]
+    if _postgres():
+        columns = ", ".join(f'"{name}"' for name in PERSON_FIELDS[1:])
+        with connection.cursor() as cursor:
+            for start in range(0, len(ids), PEOPLE_CHUNK_PG):
+                cursor.execute(
+                    f"SELECT id::text, {columns} FROM kyc_platformuser WHERE id = ANY(%s::uuid[])",
+                    [ids[start : start + PEOPLE_CHUNK_PG]],
+                )
+                for row in cursor.fetchall():
+                    found[row[0]] = UserPerson(*row)
+        return found
     chunk = min(PEOPLE_CHUNK, connection.features.max_query_params or PEOPLE_CHUNK)
     for start in range(0, len(ids), chunk):
-        rows = PlatformUser.objects.filter(pk__in=ids[start : start + chunk]).values_list(*PERSON_FIELDS)
-        for row in rows:
-            found[row[0]] = UserPerson(*row)
+        pks = [uuid.UUID(user_id) for user_id in ids[start : start + chunk]]
+        for row in PlatformUser.objects.filter(pk__in=pks).values_list(*PERSON_FIELDS):
+            found[str(row[0])] = UserPerson(str(row[0]), *row[1:])
     return found
 
 
-def users_holding_keys(*, keys) -> dict[str, list]:
-    """{key: [user id, ...]} for the users whose name index holds each key (keys nobody holds are left out)."""
-    holders: dict[str, list] = {}
+def user_key_sizes(*, keys) -> dict[str, int]:
+    """{key: how many users hold it} for these keys (read from the index alone; keys nobody holds left out)."""
+    sizes: dict[str, int] = {}
     wanted = sorted(stored(keys))
     for start in range(0, len(wanted), LOOKUP_CHUNK):
-        rows = UserNameKey.objects.filter(key__in=wanted[start : start + LOOKUP_CHUNK]).values_list("key", "user_id")
-        for key, user_id in rows:
-            holders.setdefault(key, []).append(user_id)
-    return holders
+        chunk = wanted[start : start + LOOKUP_CHUNK]
+        sizes.update(UserNameKey.objects.filter(key__in=chunk).values_list("key").annotate(n=Count("pk")).order_by())
+    return sizes
+
+
+NAME_COLUMNS = ("user__first_name", "user__last_name", "user__names", "user__surname")
+
+
+def user_name_groups(*, keys) -> dict[str, list[tuple[tuple[str, str, str, str], int]]]:
+    """{key: [(names, how many users bear them), ...]}: the distinct sets of name fields behind each key.
+
+    One join grouped by the database per 500 keys: the names travel, not the millions of users who share them.
+    ``names`` is ``UserPerson.names_key`` (first name, last name, legacy names, legacy surname).
+    """
+    groups: dict[str, list] = {}
+    wanted = sorted(stored(keys))
+    for start in range(0, len(wanted), LOOKUP_CHUNK):
+        rows = (
+            UserNameKey.objects.filter(key__in=wanted[start : start + LOOKUP_CHUNK])
+            .values_list("key", *NAME_COLUMNS)
+            .annotate(n=Count("pk"))
+            .order_by()
+        )
+        for key, first, last, names, surname, n in rows:
+            groups.setdefault(key, []).append(((first, last, names or "", surname or ""), n))
+    return groups
+
+
+def users_named(*, keys, names) -> dict[str, list[UserPerson]]:
+    """{key: [UserPerson, ...]}: the users holding these keys whose names are among ``names`` (names_key tuples)."""
+    found: dict[str, list[UserPerson]] = {}
+    wanted = sorted(stored(keys))
+    names = set(names)
+    if not wanted or not names:
+        return found
+    firsts = sorted({n[0] for n in names})
+    lasts = sorted({n[1] for n in names})
+    fields = ("key", "user_id", *NAME_COLUMNS, "user__date_of_birth", "user__country")
+    for start in range(0, len(wanted), LOOKUP_CHUNK):
+        rows = UserNameKey.objects.filter(
+            key__in=wanted[start : start + LOOKUP_CHUNK], user__first_name__in=firsts, user__last_name__in=lasts
+        ).values_list(*fields)
+        for key, user_id, first, last, legacy, surname, born, country in rows:
+            person = UserPerson(str(user_id), first, last, legacy or "", surname or "", born, country)
+            if person.names_key in names:
+                found.setdefault(key, []).append(person)
+    return found
 
 
 def user_count() -> int:

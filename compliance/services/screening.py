@@ -151,36 +151,57 @@ def screen_peps(*, pep_ids: Iterable, trigger: str, actor=None, subject: str = "
 def _users_matching(
     batch: list[PEP], frequencies: NameFrequencies, threshold: float, summary: MatchingSummary
 ) -> list[_Found]:
+    """The users whose names match these PEPs, found through the index in three reads per batch.
+
+    1. how many users each lookup key holds (the index alone): a key holding thousands (a common initial) is
+       not searched (``worth_searching``);
+    2. the distinct names behind the keys searched, with how many users bear each (a join grouped in the
+       database: a million users share far fewer names, and only the names travel);
+    3. each distinct name is scored once against the PEP without date of birth and country; only the users
+       whose name could still reach the threshold with them (``MAX_ADJUSTMENT_GAIN``) are read, and compared
+       person by person.
+    """
     people = {pep.pk: pep_person(pep) for pep in batch}
     keys = {pk: stored(lookup_keys(person, frequencies=frequencies)) for pk, person in people.items()}
-    holders = kyc_selectors.users_holding_keys(keys=set().union(*keys.values()) if keys else set())
+    sizes = kyc_selectors.user_key_sizes(keys=set().union(*keys.values()) if keys else set())
     total = summary.users_scanned
-    candidates = {}
-    for pk, pep_keys in keys.items():
-        chosen = worth_searching({key: len(holders[key]) for key in pep_keys if key in holders}, total=total)
-        candidates[pk] = set().union(*(holders[key] for key in chosen))
-    users = kyc_selectors.user_people(user_ids=set().union(*candidates.values()) if candidates else set())
+    chosen = {
+        pk: worth_searching({k: sizes[k] for k in pep_keys if k in sizes}, total=total) for pk, pep_keys in keys.items()
+    }
+    groups = kyc_selectors.user_name_groups(keys=set().union(*chosen.values()) if chosen else set())
+    promising: dict = {}  # pep pk -> {key: set of names}
+    for pep in batch:
+        names_only = Person(name=pep.name, aliases=tuple(pep.aliases or ()))
+        bearers: dict[tuple, int] = {}
+        scores: dict[tuple, float] = {}
+        for key in chosen[pep.pk]:
+            for names, count in groups.get(key, ()):
+                bearers[names] = max(bearers.get(names, 0), count)
+                if names not in scores:
+                    scores[names] = _name_score(names, names_only, frequencies, threshold)
+                if scores[names] + MAX_ADJUSTMENT_GAIN >= threshold:
+                    promising.setdefault(pep.pk, {}).setdefault(key, set()).add(names)
+        summary.candidates += sum(bearers.values())
+    wanted_keys = {key for by_key in promising.values() for key in by_key}
+    wanted_names = {names for by_key in promising.values() for names_set in by_key.values() for names in names_set}
+    named = kyc_selectors.users_named(keys=wanted_keys, names=wanted_names)
     found = []
     for pep in batch:
-        # Many users share a name: score each distinct name once, without date of birth and country, and
-        # compare person by person only where those could still lift the name to a match.
-        names_only = Person(name=pep.name, aliases=tuple(pep.aliases or ()))
-        name_scores: dict[tuple, float] = {}
-        for user_id in candidates[pep.pk]:
-            user = users.get(user_id)
-            if user is None:
-                continue
-            summary.candidates += 1
-            key = user.names_key
-            if key not in name_scores:
-                name_scores[key] = compare(user.names, names_only, frequencies=frequencies, threshold=threshold).score
-            if name_scores[key] + MAX_ADJUSTMENT_GAIN < threshold:
-                continue
-            # always user against PEP, whichever side started: the same pair scores the same way every time
-            match = compare(user.person, people[pep.pk], frequencies=frequencies, threshold=threshold)
-            if match.is_match:
-                found.append(_Found(user, pep, match))
+        seen: set[str] = set()
+        for key, names_set in promising.get(pep.pk, {}).items():
+            for user in named.get(key, ()):
+                if user.names_key not in names_set or user.key in seen:
+                    continue
+                seen.add(user.key)
+                # always user against PEP, whichever side started: the same pair scores the same way every time
+                match = compare(user.person, people[pep.pk], frequencies=frequencies, threshold=threshold)
+                if match.is_match:
+                    found.append(_Found(user, pep, match))
     return found
+
+
+def _name_score(names: tuple, pep_names: Person, frequencies: NameFrequencies, threshold: float) -> float:
+    return compare(kyc_selectors.user_names(*names), pep_names, frequencies=frequencies, threshold=threshold).score
 
 
 def _mark_screened(batch: list[PEP]) -> None:
@@ -229,7 +250,7 @@ def screen_user(*, user_id, trigger: str, actor=None) -> MatchingSummary:
     run = _open_run(trigger, actor, f"user {user_id}")
     summary = MatchingSummary(run_id=run.pk, users_scanned=1)
     try:
-        user = kyc_selectors.user_people(user_ids=[user_id]).get(user_id)
+        user = kyc_selectors.user_people(user_ids=[user_id]).get(str(user_id))
         if user is not None:
             frequencies = kyc_selectors.user_name_frequencies()
             hits, summary.candidates = peps_matching(user.person, frequencies=frequencies, threshold=match_threshold())
@@ -298,9 +319,12 @@ def screen_renamed_user_after_commit(*, user, **_) -> None:
 
 
 def alert_key(match: PEPMatch, *, reopened: bool = False) -> str:
-    """One alert per (user, PEP name), ever; a reopening after a dismissal gets one per PEP content."""
+    """One alert per (user, PEP name), ever; a reopening after a dismissal gets one per change of the PEP's
+    content (the content dismissed, the content now), so two runs reopening the same pair alert once."""
     if reopened:
-        return dedup_key(AlertType.PEP_MATCH, match.user_id, match.pep_name_key, match.content_hash)
+        return dedup_key(
+            AlertType.PEP_MATCH, match.user_id, match.pep_name_key, "reopened", match.dismissed_hash, match.content_hash
+        )
     return dedup_key(AlertType.PEP_MATCH, match.user_id, match.pep_name_key)
 
 
@@ -375,6 +399,7 @@ def _apply(found: list[_Found], summary: MatchingSummary, actor) -> None:
             _take(row, item)
             fresh.append(row)
         elif row.status == PEPMatchStatus.DISMISSED and row.content_hash != item.pep.content_hash:
+            row.dismissed_hash = row.content_hash
             _take(row, item)
             row.reopen()
             reopened.append(row)
@@ -386,14 +411,9 @@ def _apply(found: list[_Found], summary: MatchingSummary, actor) -> None:
             _take(row, item)
             refreshed.append(row)
 
-    PEPMatch.objects.bulk_create(fresh, batch_size=CHUNK, ignore_conflicts=True)
-    inserted: set = set()
-    for start in range(0, len(fresh), CHUNK):
-        ids = [row.pk for row in fresh[start : start + CHUNK]]
-        inserted.update(PEPMatch.objects.filter(pk__in=ids).values_list("pk", flat=True))
-    # a row another run inserted first is that run's to alert on
-    fresh = [row for row in fresh if row.pk in inserted]
-
+    # Alerts first (a fresh row's id is known before it is written): the alert's dedup key decides which run
+    # owns a new pair, so a pair two runs find at once is alerted and flagged once; the rows are then written
+    # complete, without a second pass over them.
     raised = [(row, False) for row in fresh] + [(row, True) for row in reopened]
     alerts = alert_raise_many(
         alerts=[_alert_for(row, best[(row.user_id, row.pep_name_key)], reopened=again) for row, again in raised],
@@ -401,21 +421,25 @@ def _apply(found: list[_Found], summary: MatchingSummary, actor) -> None:
     )
     by_key = {alert.dedup_key: alert for alert in alerts}
     summary.alerts_created += len(alerts)
+    raised = [(row, again) for row, again in raised if alert_key(row, reopened=again) in by_key]
     changes = user_risk_flag_many(
         flags=[RiskFlag(row.user_id, RISK_POINTS, potential_pep=True) for row, _ in raised],
         reason="PEP match",
         actor=actor,
     )
-    moment = timezone.now()
     for (row, again), change in zip(raised, changes, strict=True):
         row.risk_points = max(0, change.applied)
-        row.alert = by_key.get(alert_key(row, reopened=again), row.alert)
+        row.alert = by_key[alert_key(row, reopened=again)]
         if change.changed:
             summary.users_updated.add(row.user_id)
-    for row in [*fresh, *reopened, *refreshed]:
+    owned = {row.pk for row, _ in raised}
+    # a fresh pair whose alert another run raised is that run's row to write
+    PEPMatch.objects.bulk_create([row for row in fresh if row.pk in owned], batch_size=CHUNK, ignore_conflicts=True)
+    moment = timezone.now()
+    for row in [*reopened, *refreshed]:
         row.updated_at = moment
     PEPMatch.objects.bulk_update(
-        [*fresh, *reopened, *refreshed],
+        [*reopened, *refreshed],
         [
             "pep",
             "pep_name",

@@ -61,17 +61,22 @@ def test_the_rebuild_command_indexes_every_user_and_a_purge_removes_the_rows():
     assert not UserNameKey.objects.filter(user_id=users[0].pk).exists()
 
 
-def test_users_are_found_by_their_lookup_keys():
+def test_users_are_found_by_their_lookup_keys_as_names_then_people():
     sipho = PlatformUserFactory(first_name="Sipho", last_name="Dlamini")
+    namesake = PlatformUserFactory(first_name="Sipho", last_name="Dlamini", date_of_birth="1990-01-01")
     themba = PlatformUserFactory(first_name="Themba", last_name="Dlamini")
-    for user in (sipho, themba):
+    for user in (sipho, namesake, themba):
         user_name_index(user=user)
     keys = lookup_keys(Person("DLAMINI, Sipho"), frequencies=selectors.user_name_frequencies())
-    holders = selectors.users_holding_keys(keys=keys)
-    found = {user_id for users in holders.values() for user_id in users}
-    assert sipho.pk in found and themba.pk not in found
-    people = selectors.user_people(user_ids=[sipho.pk])
-    assert people[sipho.pk].full_name == "Sipho Dlamini" and people[sipho.pk].person.country == "SZ"
+    assert selectors.user_key_sizes(keys=keys)["p:dlmn|sf"] == 2  # "ph" reads as "f"
+    groups = selectors.user_name_groups(keys=keys)
+    assert (("Sipho", "Dlamini", "", ""), 2) in groups["p:dlmn|sf"]  # two users, one name: the name travels once
+    assert all(names[0] != "Themba" for found in groups.values() for names, _ in found)
+    named = selectors.users_named(keys=["p:dlmn|sf"], names=[("Sipho", "Dlamini", "", "")])
+    people = {person.id: person for person in named["p:dlmn|sf"]}
+    assert set(people) == {sipho.pk, namesake.pk}  # ids as text inside, UUIDs when asked
+    assert people[namesake.pk].person.date_of_birth is not None and people[sipho.pk].person.country == "SZ"
+    assert selectors.user_people(user_ids=[themba.pk])[str(themba.pk)].full_name == "Themba Dlamini"
 
 
 def test_frequencies_count_parts_blend_the_prior_and_are_cached():
