@@ -1,6 +1,6 @@
 """Pieces the admin pages of every app share."""
 
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.core.paginator import Paginator
 from django.shortcuts import redirect
 from django.utils.functional import cached_property
@@ -16,6 +16,27 @@ class EstimatedCountPaginator(Paginator):
     @cached_property
     def count(self):
         return estimated_count(self.object_list)
+
+
+class DefaultChoiceFilter(admin.SimpleListFilter):
+    """A list filter with a value chosen when the URL names none (a queue shows open work first).
+
+    Subclasses set ``default`` (one of their lookups' values) and use ``self.current`` in ``queryset``.
+    """
+
+    default: str = ""
+
+    @property
+    def current(self) -> str:
+        return self.value() or self.default
+
+    def choices(self, changelist):
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": self.current == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
 
 
 class ReadOnlyAdminMixin:

@@ -26,6 +26,7 @@ from unfold.decorators import action, display
 from unfold.widgets import UnfoldAdminTextareaWidget, UnfoldAdminTextInputWidget
 
 from backoffice.admin_base import (
+    DefaultChoiceFilter,
     EstimatedCountPaginator,
     ReadOnlyAdminMixin,
     ServiceErrorsAdminMixin,
@@ -384,30 +385,21 @@ class PEPMatchEventInline(StateHistoryInline):
     verbose_name = "event"
 
 
-class MatchStatusFilter(admin.SimpleListFilter):
+class MatchStatusFilter(DefaultChoiceFilter):
     """Matches to review by default."""
 
     title = "status"
     parameter_name = "review"
+    default = "open"
 
     def lookups(self, request, model_admin):
         return [("open", "To review (potential)"), *PEPMatchStatus.choices, ("all", "All matches")]
 
-    def choices(self, changelist):
-        current = self.value() or "open"
-        for value, label in self.lookup_choices:
-            yield {
-                "selected": current == value,
-                "query_string": changelist.get_query_string({self.parameter_name: value}),
-                "display": label,
-            }
-
     def queryset(self, request, queryset):
-        value = self.value() or "open"
-        if value == "open":
+        if self.current == "open":
             return queryset.filter(status=PEPMatchStatus.POTENTIAL)
-        if value in PEPMatchStatus.values:
-            return queryset.filter(status=value)
+        if self.current in PEPMatchStatus.values:
+            return queryset.filter(status=self.current)
         return queryset
 
 

@@ -17,10 +17,8 @@ changed since the dismissal: then it returns to POTENTIAL with one new alert (it
 Each run is recorded (``ScreeningRun``).
 """
 
-import contextvars
 import logging
 from collections.abc import Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -48,8 +46,6 @@ RISK_POINTS = 30
 HIGH_SCORE = 0.9
 # The response of a bulk upload lists at most this many matches (the counts always cover all).
 SUMMARY_MATCHES_MAX = 1000
-
-_paused = contextvars.ContextVar("pep_screening_paused", default=False)
 
 
 @dataclass
@@ -279,16 +275,6 @@ def _record_users_screened(rows: list[tuple], moment) -> None:
     )
 
 
-@contextmanager
-def screening_paused():
-    """Loaders that screen in one batch afterwards (the demo data) skip the per-user screening."""
-    token = _paused.set(True)
-    try:
-        yield
-    finally:
-        _paused.reset(token)
-
-
 def _screen_user_safely(user_id, trigger: str) -> None:
     try:
         screen_user(user_id=user_id, trigger=trigger)
@@ -299,8 +285,6 @@ def _screen_user_safely(user_id, trigger: str) -> None:
 
 
 def _after_commit(user, trigger: str) -> None:
-    if _paused.get():
-        return
     user_id = user.pk
     transaction.on_commit(lambda: _screen_user_safely(user_id, trigger))
 
