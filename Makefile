@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml bench-uploads bench-vendor-kyc clean
+.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml bench-uploads bench-vendor-kyc bench-peps clean
 
 install: $(STAMP)
 
@@ -53,7 +53,7 @@ test: install lint
 		$(PY) -m pytest $(PYTEST_ARGS)
 
 # Benchmarks load large data sets into their own PostgreSQL databases; run them on purpose, not in CI.
-bench: bench-kyc bench-sars bench-aml
+bench: bench-kyc bench-sars bench-aml bench-peps
 
 bench-kyc: install
 	$(PY) bench/kyc_users.py $(BENCH_ARGS)
@@ -71,6 +71,10 @@ bench-uploads: install
 
 bench-vendor-kyc: install
 	$(PY) bench/vendor_kyc_upload.py $(BENCH_ARGS)
+
+bench-peps: install
+	$(PY) bench/pep_matcher_quality.py --no-rigour --quiet
+	$(PY) bench/pep_screening.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

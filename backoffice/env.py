@@ -49,6 +49,26 @@ def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int
     return value
 
 
+def env_float(
+    name: str, default: float | None, *, minimum: float | None = None, maximum: float | None = None
+) -> float | None:
+    """A decimal number such as ``0.8``; NaN, infinities and values outside [minimum, maximum] are refused."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, got {raw!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ImproperlyConfigured(f"{name} must be a finite number, got {raw!r}")
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ImproperlyConfigured(f"{name} must be at most {maximum}, got {value}")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":

@@ -1,4 +1,4 @@
-"""Compliance's sections of the KYC user page (kyc.panels): the risk reasons, the alerts and the SARs.
+"""Compliance's sections of the KYC user page (kyc.panels): the risk reasons, alerts, SARs and PEP matches.
 
 Registered from ``ComplianceConfig.ready()``, each visible only to the roles
 that may know of alerts and SARs: support and finance never see them
@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from compliance import deadlines
 from compliance.choices import SARStatus
-from compliance.models import SAR, Alert
+from compliance.models import SAR, Alert, PEPMatch
 from compliance.models.alerts import OPEN_STATES
 from compliance.risk import risk_picture
 from compliance.selectors.sar import first_alert_at
@@ -54,6 +54,11 @@ def render_sars(request, user) -> str:
     return render_to_string("compliance/panels/sars.html", {"rows": rows, "filed": SARStatus.SUBMITTED})
 
 
+def render_pep_matches(request, user) -> str:
+    matches = list(PEPMatch.objects.filter(user=user).select_related("pep").order_by("-score", "-created_at")[:SHOWN])
+    return render_to_string("compliance/panels/pep_matches.html", {"matches": matches})
+
+
 def register_panels() -> None:
     panels.register(
         panels.Panel("risk", "Risk score and its reasons", 10, render_risk, panels.for_capability("alerts.read"))
@@ -61,4 +66,7 @@ def register_panels() -> None:
     panels.register(panels.Panel("alerts", "Alerts", 20, render_alerts, panels.for_capability("alerts.read")))
     panels.register(
         panels.Panel("sars", "Suspicious activity reports", 30, render_sars, panels.for_capability("sars.read"))
+    )
+    panels.register(
+        panels.Panel("pep_matches", "PEP matches", 40, render_pep_matches, panels.for_capability("peps.manage"))
     )

@@ -26,7 +26,7 @@ from kyc.choices import (
 )
 from kyc.models import PlatformUser, VerificationRecord
 from kyc.pngs import solid_png
-from kyc.services import transaction_record, user_archive, user_document_store
+from kyc.services import transaction_record, user_archive, user_document_store, user_name_index
 from vendors.models import Vendor
 
 SEED = 20261121
@@ -284,6 +284,7 @@ def seed(stdout) -> None:
             rewards_points=rng.randint(0, 500),
         )
         PlatformUser.objects.filter(pk=user.pk).update(created_at=p["joined"])
+        user_name_index(user=user)
         _store_documents(user, p)
         _record_verification(user, p)
         created.append((user, p))
@@ -297,5 +298,8 @@ def seed(stdout) -> None:
             if p["archived"]:
                 user_archive(user=user, actor=None)
                 PlatformUser.objects.filter(pk=user.pk).update(archived_at=BASE + dt.timedelta(days=140))
+    # demo users made before the name index existed get their keys (PEP screening searches them)
+    for user in PlatformUser.objects.filter(phone_number__in=[p["phone"] for p in profiles], name_keys__isnull=True):
+        user_name_index(user=user)
     total = PlatformUser.objects.filter(phone_number__in=[p["phone"] for p in profiles]).count()
     stdout.write(f"Users: {total} ({len(created)} new; password {PASSWORD})")

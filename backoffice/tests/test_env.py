@@ -28,12 +28,22 @@ def test_env_bool_accepts_clear_values(monkeypatch, raw, expected):
         (lambda: env.env_rate("X_VAL", "10/m"), "10 per minute"),
         (lambda: env.env_rate("X_VAL", "10/m"), "0/m"),
         (lambda: env.env_choice("X_VAL", "a", {"a", "b"}), "c"),
+        (lambda: env.env_float("X_VAL", None, minimum=0.0, maximum=1.0), "high"),
+        (lambda: env.env_float("X_VAL", None, minimum=0.0, maximum=1.0), "1.5"),
+        (lambda: env.env_float("X_VAL", None, minimum=0.0, maximum=1.0), "-0.1"),
+        (lambda: env.env_float("X_VAL", None), "nan"),
     ],
 )
 def test_bad_values_are_refused_with_the_variable_named(monkeypatch, reader, raw):
     monkeypatch.setenv("X_VAL", raw)
     with pytest.raises(ImproperlyConfigured, match="X_VAL"):
         reader()
+
+
+@pytest.mark.parametrize("raw,expected", [("0.75", 0.75), (" 1 ", 1.0), ("0", 0.0), ("", None)])
+def test_env_float_reads_numbers(monkeypatch, raw, expected):
+    monkeypatch.setenv("X_NUM", raw)
+    assert env.env_float("X_NUM", None, minimum=0.0, maximum=1.0) == expected
 
 
 def _start(**overrides):
@@ -57,3 +67,8 @@ def test_a_bad_rate_limit_stops_start_up():
 def test_a_bad_database_url_stops_start_up():
     result = _start(ENVIRONMENT="development", DATABASE_URL="mysql://nope")
     assert result.returncode != 0 and "DATABASE_URL" in result.stderr
+
+
+def test_a_pep_match_threshold_outside_0_to_1_stops_start_up():
+    result = _start(ENVIRONMENT="development", PEP_MATCH_THRESHOLD="80")
+    assert result.returncode != 0 and "PEP_MATCH_THRESHOLD" in result.stderr

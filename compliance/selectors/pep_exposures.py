@@ -1,14 +1,17 @@
 """Which of our customers are politically exposed persons, as a report to the FIU states it.
 
 goAML's person elements carry ``peps`` (country, function) for a person with
-a confirmed PEP match. The PEP match records are being built beside this
-module; until they exist this selector knows no exposure and returns none.
-Wiring it is one query: the confirmed matches of these users, with the PEP's
-country and function.
+a confirmed PEP match: one query over the CONFIRMED matches of the users a
+report names, with each PEP's country and position. A match still POTENTIAL or
+DISMISSED says nothing to the FIU.
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from compliance.choices import PEPMatchStatus
+from compliance.models import PEPMatch
+from kyc.names import normalise_country
 
 
 @dataclass(frozen=True)
@@ -24,9 +27,25 @@ def pep_exposures_by_user(user_ids: Iterable) -> dict:
     """{user id: [PepExposure, ...]} for the users among ``user_ids`` with a CONFIRMED PEP match.
 
     One query for any number of users (a report names its subject and every
-    counterparty who is our customer). Empty until the PEP match models land.
+    counterparty who is our customer). A PEP whose country we cannot name as
+    an ISO code counts as exposed in Eswatini, where this institution reports.
     """
-    return {}
+    exposures: dict = {}
+    matches = (
+        PEPMatch.objects.filter(user_id__in=list(user_ids), status=PEPMatchStatus.CONFIRMED, pep__isnull=False)
+        .select_related("pep")
+        .order_by("created_at", "id")
+    )
+    for match in matches:
+        pep = match.pep
+        exposures.setdefault(match.user_id, []).append(
+            PepExposure(
+                country=normalise_country(pep.country) or "SZ",
+                function_name=pep.position or pep.category,
+                function_description=pep.category,
+            )
+        )
+    return exposures
 
 
 def subject_pep_exposures(user) -> list[PepExposure]:

@@ -15,7 +15,8 @@ from kyc.tests.factories import TransactionFactory
 
 pytestmark = pytest.mark.django_db
 
-COVERED = {"sar", "alert", "amlrule"}
+# PEP pages: compliance/tests/pep/test_admin_query_counts.py
+COVERED = {"sar", "alert", "amlrule", "pep", "pepmatch", "screeningrun"}
 
 
 def test_every_admin_page_of_the_app_is_covered():

@@ -8,6 +8,7 @@ from django.urls import reverse
 from backoffice.choices import StaffRole
 from backoffice.tests.admin_queries import admin_browser, assert_flat
 from compliance.choices import SARStatus
+from compliance.models import PEP, PEPMatch
 from compliance.risk import risk_picture
 from compliance.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
 from compliance.tests.sar.conftest import crew, make_sar, subject  # noqa: F401 - fixtures
@@ -15,7 +16,7 @@ from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 
 pytestmark = pytest.mark.django_db
 
-PANELS = ("risk", "alerts", "sars", "verifications", "counterparties", "money_flows")
+PANELS = ("risk", "alerts", "sars", "pep_matches", "verifications", "counterparties", "money_flows")
 
 
 def page_of(role, user) -> str:
@@ -40,7 +41,7 @@ def test_support_and_finance_see_nothing_of_it(role, subject, make_alert, make_s
     sar = make_sar(SARStatus.PENDING_REVIEW)
     html = page_of(role, subject)
     assert "Customer view" not in html and "data-panel" not in html
-    for word in ("alert", "SAR", "suspicious", sar.sar_id, "Risk score and its reasons"):
+    for word in ("alert", "SAR", "suspicious", sar.sar_id, "Risk score and its reasons", "PEP"):
         assert word not in html, word
 
 
@@ -60,6 +61,26 @@ def test_risk_reasons_name_the_facts(subject, make_alert, make_sar):  # noqa: F8
     assert picture.indicated_score == min(100, sum(reasons.values()))
 
 
+def _pep_match(user, n: int):
+    pep = PEP.objects.create(name=f"Official Number{n} Person", name_key=f"official number{n} person")
+    return PEPMatch.objects.create(
+        user=user,
+        pep=pep,
+        pep_name_key=pep.name_key,
+        pep_name=pep.name,
+        score=0.91,
+        explanation={"summary": "Every part of the name agrees."},
+        matcher_version="test",
+        content_hash=f"h{n}",
+    )
+
+
+def test_pep_matches_show_with_their_score_and_review(subject):  # noqa: F811
+    _pep_match(subject, 1)
+    html = page_of(StaffRole.COMPLIANCE_OFFICER, subject)
+    assert "Official Number1 Person" in html and "0.91" in html and "Every part of the name agrees." in html
+
+
 def test_the_customer_view_costs_the_same_however_much_history(subject, make_alert, make_sar, crew):  # noqa: F811
     client = admin_browser(StaffRole.COMPLIANCE_OFFICER)
     make_alert(user=subject)
@@ -75,5 +96,7 @@ def test_the_customer_view_costs_the_same_however_much_history(subject, make_ale
             peer = PlatformUserFactory()
             TransactionFactory(user=subject, type="TRANSFER_OUT", counterparty_user=peer)
             TransactionFactory(user=peer, type="TRANSFER_OUT", counterparty_user=PlatformUserFactory())
+            _pep_match(subject, PEPMatch.objects.count() + 10)
 
+    _pep_match(subject, 0)
     assert_flat(client, reverse("admin:kyc_platformuser_change", args=[subject.pk]), grow)

@@ -1,5 +1,6 @@
 from kyc.models.documents import KycDocument, VerificationRecord, document_path
 from kyc.models.ledger import CreditRequest, CreditRequestEvent, Transaction
+from kyc.models.names import UserNameKey, UserNamePart
 from kyc.models.users import MONEY, PlatformUser
 
 __all__ = [
@@ -9,6 +10,8 @@ __all__ = [
     "KycDocument",
     "PlatformUser",
     "Transaction",
+    "UserNameKey",
+    "UserNamePart",
     "VerificationRecord",
     "document_path",
 ]

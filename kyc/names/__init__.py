@@ -10,7 +10,7 @@ docs/peps.md, "The name matcher", for the rules, the measurements and the choice
 """
 
 from kyc.names.blocking import DEFAULT_MAX_SHARE, blocking_keys, lookup_keys
-from kyc.names.compare import DEFAULT_THRESHOLD, MATCHER_VERSION, Match, Person, compare
+from kyc.names.compare import DEFAULT_THRESHOLD, MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, Person, compare
 from kyc.names.countries import normalise_country
 from kyc.names.dates import BirthDate, parse_birth_date
 from kyc.names.parse import Ignored, ParsedName, parse_name
@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_MAX_SHARE",
     "DEFAULT_THRESHOLD",
     "MATCHER_VERSION",
+    "MAX_ADJUSTMENT_GAIN",
     "BirthDate",
     "Ignored",
     "Match",

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from kyc.names.countries import normalise_country
-from kyc.names.dates import BirthDate, birth_date_effect, parse_birth_date
+from kyc.names.dates import DOB_AGREES, BirthDate, birth_date_effect, parse_birth_date
 from kyc.names.parse import ParsedName, parse_name
 from kyc.names.parts import NO_MATCH, PartSimilarity, part_similarity
 from kyc.names.vocabulary import PARTICLES
@@ -36,6 +36,10 @@ SINGLE_PART_CEILING = 0.6
 INITIALS_ONLY_CEILING = 0.5
 COUNTRY_AGREES = 0.02
 COUNTRY_DIFFERS = -0.05
+# The most date of birth and country can add to a name's score. A caller comparing many people who share one
+# name may score the names once (without date of birth and country) and skip the people whose name score is
+# below threshold - MAX_ADJUSTMENT_GAIN: no date or country can lift them to a match.
+MAX_ADJUSTMENT_GAIN = DOB_AGREES + COUNTRY_AGREES
 
 
 @dataclass(frozen=True)

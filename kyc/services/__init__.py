@@ -11,6 +11,8 @@ from kyc.services.credit import (
 )
 from kyc.services.documents import user_document_store
 from kyc.services.ledger import new_reference, transaction_record
+from kyc.services.names import user_name_index, user_name_index_rebuild
+from kyc.services.risk import RiskChange, RiskFlag, risk_rating_for, user_risk_flag, user_risk_flag_many
 from kyc.services.users import user_archive, user_purge, user_unarchive, user_update
 
 __all__ = [
@@ -19,14 +21,21 @@ __all__ = [
     "credit_request_approve",
     "credit_request_reject",
     "needs_approval",
+    "RiskChange",
+    "RiskFlag",
     "new_reference",
+    "risk_rating_for",
     "transaction_record",
     "user_archive",
     "user_credit",
     "user_document_store",
     "user_login",
+    "user_name_index",
+    "user_name_index_rebuild",
     "user_purge",
     "user_register",
+    "user_risk_flag",
+    "user_risk_flag_many",
     "user_unarchive",
     "user_update",
 ]

@@ -15,6 +15,7 @@ from backoffice.services import principal_login, principal_register
 from kyc import hooks
 from kyc.errors import AccountArchived, PhoneNotVerified
 from kyc.models import PlatformUser
+from kyc.services.names import user_name_index
 
 KIND = "user"
 _REFERRAL_ALPHABET = string.ascii_uppercase + string.digits
@@ -52,7 +53,8 @@ def new_referral_code() -> str:
 def user_register(
     *, phone_number: str, password: str, first_name: str, last_name: str, email: str = ""
 ) -> PlatformUser:
-    """Sign a user up and send a one-time code to verify the phone; ``user_registered`` hooks run after."""
+    """Sign a user up and send a one-time code to verify the phone; the name is indexed, then the
+    ``user_registered`` hooks run (PEP screening), all in the registration's transaction."""
     user = PlatformUser(
         phone_number=normalise_phone(phone_number),
         email=(email or "").strip().lower(),
@@ -61,6 +63,7 @@ def user_register(
         referral_code=new_referral_code(),
     )
     principal_register(kind=KIND, principal=user, password=password, exclude=("referral_code",))
+    user_name_index(user=user)
     hooks.user_registered(user=user)
     return user
 

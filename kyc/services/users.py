@@ -11,6 +11,7 @@ from kyc import hooks
 from kyc.errors import RetentionHold
 from kyc.models import PlatformUser
 from kyc.services.ledger import full_clean, lock_user
+from kyc.services.names import user_name_index
 
 logger = logging.getLogger("kyc.services")
 
@@ -30,7 +31,8 @@ def user_update(
 ) -> PlatformUser:
     """Change a user's first name, last name or e-mail (None: leave as it is); one audit entry with old and new.
 
-    A changed name runs the ``user_name_changed`` hooks (PEP screening) in the same transaction.
+    A changed name is indexed again and runs the ``user_name_changed`` hooks (PEP screening), in the same
+    transaction.
     """
     locked = lock_user(user)
     wanted = {"first_name": first_name, "last_name": last_name, "email": email}
@@ -52,6 +54,7 @@ def user_update(
         locked.save(update_fields=[*changes, "updated_at"])
         _audit(actor=actor, action="user.update", user_id=locked.pk, changes=changes)
     if "first_name" in changes or "last_name" in changes:
+        user_name_index(user=locked)
         hooks.user_name_changed(
             user=locked,
             previous_first_name=changes.get("first_name", {}).get("from", locked.first_name),

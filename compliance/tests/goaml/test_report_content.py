@@ -6,7 +6,6 @@ import pytest
 
 from compliance.choices import SARStatus
 from compliance.goaml import DRAFT_MARKER
-from compliance.selectors.pep_exposures import PepExposure
 from compliance.services import attachment_add, comment_add
 from compliance.tests.casework.conftest import pdf_upload
 from compliance.tests.goaml.conftest import errors_of, goaml_of, report_of
@@ -65,13 +64,19 @@ def test_the_workflow_history_is_one_entry_per_step_with_its_reason(subject, cre
     assert entries["Workflow: drafted"] and errors_of(sar) == []
 
 
-def test_a_subject_with_a_confirmed_pep_match_carries_peps(subject, crew, monkeypatch):
-    # the PEP match models land on another branch; the report asks pep_exposures_by_user, this one answers
-    def exposures(user_ids):
-        return {subject.pk: [PepExposure(country="SZ", function_name="Member of Parliament")]}
+def test_a_subject_with_a_confirmed_pep_match_carries_peps(subject, crew, django_capture_on_commit_callbacks):
+    from compliance.models import PEPMatch
+    from compliance.services import pep_create, pep_match_review
+    from kyc.services import user_name_index
 
-    monkeypatch.setattr("compliance.goaml.report.pep_exposures_by_user", exposures)
+    user_name_index(user=subject)
+    with django_capture_on_commit_callbacks(execute=True):
+        pep_create(actor=crew["filer"], name="Hon. Thabo Maseko", position="Member of Parliament", country="Eswatini")
+    match = PEPMatch.objects.get(user=subject)
     sar = file_sar(subject, crew["filer"], related_transaction_ids=[TransactionFactory(user=subject).pk])
+    assert report_of(sar).find("transaction/t_to/to_person/peps") is None  # a potential match tells the FIU nothing
+
+    pep_match_review(match=match, actor=crew["reviewer"], status="CONFIRMED", note="Same person: ID checked")
     person = report_of(sar).find("transaction/t_to/to_person")
     assert [c.tag for c in person][-1] == "peps"
     assert person.findtext("peps/pep/pep_country") == "SZ"

@@ -84,3 +84,16 @@ def test_dates_of_birth_may_be_partial(value, expected):
 def test_impossible_dates_of_birth_are_refused(value):
     with pytest.raises(ValueError):
         parse_birth_date(value)
+
+
+@pytest.mark.parametrize("query_dob", [None, "1980", "1980-02", "1980-02-01", "1980-01-02", "1981-02-01"])
+@pytest.mark.parametrize("query_country", [None, "SZ", "ZA"])
+@pytest.mark.parametrize(
+    "names", [("Sipho Dlamini", "Sipho Dlamini"), ("S. Dlamini", "Sipho Dlamini"), ("Mswati", "Mswati III")]
+)
+def test_date_of_birth_and_country_never_add_more_than_the_declared_gain(query_dob, query_country, names):
+    from kyc.names import MAX_ADJUSTMENT_GAIN
+
+    name_only = scored(names=names).score
+    adjusted = scored(query_dob, "1980-02-01", query_country, "SZ", names=names).score
+    assert adjusted <= name_only + MAX_ADJUSTMENT_GAIN + 1e-9
