@@ -23,11 +23,3 @@ class GoamlInvalid(DomainError):
     status = 409
     code = "GOAML_INVALID"
     default_message = "The goAML report does not validate against the FIU's schema"
-
-
-class PayloadTooLarge(DomainError):
-    """A request carrying more items than an endpoint takes at once (the PEP bulk upload)."""
-
-    status = 413
-    code = "PAYLOAD_TOO_LARGE"
-    default_message = "Request too large"

@@ -288,11 +288,30 @@ def context_of(transactions: list) -> dict:
     return ctx
 
 
+def _pep_match(details: dict) -> Finding:
+    where = ", ".join(p for p in (details.get("position"), details.get("country"), details.get("category")) if p)
+    summary = (details.get("explanation") or {}).get("summary", "")
+    what = (
+        f"The customer's name matches the PEP list entry {details.get('pepName', 'unknown')}"
+        f"{f' ({where})' if where else ''} with a score of {float(details.get('score', 0)):.2f}."
+        + (f" {summary}" if summary else "")
+    )
+    rule = "PEP screening: a score at or above the matching threshold; the match page shows how each name part scored."
+    if details.get("reason") and details["reason"] != "new match":
+        rule += f" Raised again because the {details['reason'].lower()}."
+    return Finding(what, rule)
+
+
+# Findings of alerts that no AML rule raised, by alert type.
+OTHER_FINDINGS: dict[str, Callable[[dict], Finding]] = {AlertType.PEP_MATCH: _pep_match}
+
+
 def finding(alert, conditions: dict | None, transactions: list, *, occupation: str = "") -> Finding:
     """The alert's finding and the rule it met, in words (a plain list of figures when the type is unknown)."""
     details = dict(alert.details or {})
     if alert.alert_type != AlertType.RULE:
-        return Finding(f"{alert.get_alert_type_display()}: {_plain(details)}", "")
+        build = OTHER_FINDINGS.get(alert.alert_type)
+        return build(details) if build else Finding(f"{alert.get_alert_type_display()}: {_plain(details)}", "")
     conditions = conditions or {}
     rule_type = details.get("ruleType") or conditions.get("ruleType")
     build = SENTENCES.get(rule_type)

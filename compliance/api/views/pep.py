@@ -9,9 +9,8 @@ from rest_framework.response import Response
 
 from backoffice.api import inputs
 from backoffice.api.viewsets import ApiViewSet
-from backoffice.errors import ValidationFailed
+from backoffice.errors import PayloadTooLarge, ValidationFailed
 from compliance.api.serializers import pep as s
-from compliance.errors import PayloadTooLarge
 from compliance.filtersets import PEPFilterSet, PEPMatchFilterSet, PEPSearchFilterSet
 from compliance.selectors import pep as selectors
 from compliance.services import pep as services

@@ -131,11 +131,13 @@ def test_a_missing_figure_falls_back_to_the_figures_there_are():
     assert result.what == "Total: 5.0." and result.rule == ""
 
 
-def test_alerts_without_a_rule_list_their_details():
+def test_alerts_of_a_type_without_sentences_list_their_details():
     alert = SimpleNamespace(
-        alert_type="PEP_MATCH", details={"pepName": "Jane Doe", "score": 93}, get_alert_type_display=lambda: "PEP match"
+        alert_type="DUPLICATE_IDENTITY",
+        details={"finding": "FACE", "otherUserId": "u-2"},
+        get_alert_type_display=lambda: "Duplicate identity",
     )
-    assert finding(alert, None, []).what == "PEP match: Pep name: Jane Doe; Score: 93."
+    assert finding(alert, None, []).what == "Duplicate identity: Finding: FACE; Other user id: u-2."
 
 
 @pytest.mark.parametrize(
