@@ -20,3 +20,4 @@ from backoffice.settings.ratelimits import *  # noqa: F401,F403
 from backoffice.settings.security import *  # noqa: F401,F403
 from backoffice.settings.storage import *  # noqa: F401,F403
 from backoffice.settings.vendors import *  # noqa: F401,F403
+from backoffice.settings.verification import *  # noqa: F401,F403

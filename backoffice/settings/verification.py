@@ -1,0 +1,42 @@
+"""Identity verification: which provider runs (docs/verification-engine.md), its quality limits, where images
+may be fetched from.
+
+Unset limits (None) keep the engine's own defaults, read where the limits are used
+(``verification.engine.quality``, through ``verification.engine.providers.get_provider``): the foundation does
+not import the engine. The limits in use are recorded on every job with the provider's versions, so a decision
+can be explained later with the limits it was made under.
+"""
+
+from django.core.exceptions import ImproperlyConfigured
+
+from backoffice.env import env_choice, env_float, env_list, env_str
+
+# local: dlib and tesseract on this machine, no network; aws: Textract and Rekognition
+VERIFICATION_PROVIDER = env_choice("VERIFICATION_PROVIDER", "local", {"local", "aws"})
+# hosts (host or host:port) the test endpoints may fetch images from, besides this service's own storage
+VERIFICATION_ALLOWED_IMAGE_HOSTS = [host.lower() for host in env_list("VERIFICATION_ALLOWED_IMAGE_HOSTS", [])]
+VERIFICATION_AWS_REGION = env_str("VERIFICATION_AWS_REGION") or env_str("AWS_DEFAULT_REGION") or "af-south-1"
+
+# Quality gate; None keeps the engine's default. Local scales: pixels, variance of the Laplacian,
+# mean luminance 0-255, share of the image 0-1.
+VERIFICATION_MIN_FACE_PX_SELFIE = env_float("VERIFICATION_MIN_FACE_PX_SELFIE", None, minimum=20, maximum=4000)
+VERIFICATION_MIN_FACE_PX_ID = env_float("VERIFICATION_MIN_FACE_PX_ID", None, minimum=20, maximum=4000)
+VERIFICATION_MIN_SHARPNESS = env_float("VERIFICATION_MIN_SHARPNESS", None, minimum=0.0)
+VERIFICATION_MAX_GLARE = env_float("VERIFICATION_MAX_GLARE", None, minimum=0.0, maximum=1.0)
+
+
+def _brightness_range(name: str) -> tuple[float, float] | None:
+    parts = env_list(name, [])
+    if not parts:
+        return None
+    try:
+        low, high = (float(part) for part in parts)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be two numbers LOW,HIGH between 0 and 255, got {parts!r}") from None
+    if not 0 <= low < high <= 255:
+        raise ImproperlyConfigured(f"{name} must be LOW,HIGH with 0 <= LOW < HIGH <= 255, got {low},{high}")
+    return (low, high)
+
+
+# mean luminance of the face, LOW,HIGH
+VERIFICATION_BRIGHTNESS_RANGE = _brightness_range("VERIFICATION_BRIGHTNESS_RANGE")

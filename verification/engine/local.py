@@ -1,0 +1,193 @@
+"""The local provider: dlib's face models and tesseract, on this machine, with no network and no account.
+
+* Faces: dlib's HOG frontal face detector, its 5-point shape predictor and its ResNet descriptor (128 floats;
+  two photos of one person are usually under 0.6 apart). The model files come from the
+  ``face_recognition_models`` package. They load on first use, once per process, under a lock, so importing
+  this module costs nothing.
+* Photos are downscaled before detection (detection time grows with the pixels; the descriptor does not need
+  more than a ~150 px face). The detector runs without upsampling first (it finds faces from ~80 px) and, when it
+  finds none, once more upsampled 2x (faces from ~40 px: a small portrait on a card, a person far away), so a
+  small face is reported as too small rather than missing.
+* Text: ``verification.engine.ocr`` (tesseract) and ``verification.engine.id_fields``.
+"""
+
+import threading
+from importlib import metadata
+
+import numpy as np
+
+from verification.engine import ocr, quality
+from verification.engine.errors import EngineError, FaceComparisonFailed, NotAnImage
+from verification.engine.images import downscale, load_image
+from verification.engine.providers import SIMILARITY_BREAKPOINTS, face_distance_to_similarity
+from verification.engine.quality import IMAGE_NAMES, QualityLimits
+from verification.engine.types import FaceBox, FaceComparison, FaceReport, OcrResult, QualityReport, Role
+
+# longest side of the image the detector sees: 1000 px keeps a card's portrait above the detector's minimum
+# at no upsampling and takes ~0.05 s per image (docs/verification-engine.md, "Measured")
+DETECT_LONGEST_SIDE = 1000
+# dlib's own operating point: a HOG window scoring above 0 is a face
+DETECTION_THRESHOLD = 0.0
+
+
+class _Models:
+    def __init__(self):
+        import dlib
+        import face_recognition_models
+
+        self.dlib = dlib
+        self.detector = dlib.get_frontal_face_detector()
+        self.shape_predictor = dlib.shape_predictor(face_recognition_models.pose_predictor_five_point_model_location())
+        self.encoder = dlib.face_recognition_model_v1(face_recognition_models.face_recognition_model_location())
+
+
+_models: _Models | None = None
+_models_lock = threading.Lock()
+
+
+def models() -> _Models:
+    """dlib's detector, shape predictor and descriptor network, loaded once per process."""
+    global _models
+    if _models is None:
+        with _models_lock:
+            if _models is None:
+                _models = _Models()
+    return _models
+
+
+class _Detected:
+    """A face found by the detector: its report (in original pixels) and the dlib rectangle in the small image."""
+
+    __slots__ = ("report", "rect")
+
+    def __init__(self, report: FaceReport, rect):
+        self.report = report
+        self.rect = rect
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class LocalProvider:
+    name = "local"
+
+    def __init__(self, limits: QualityLimits | None = None):
+        self.limits = limits or QualityLimits()
+
+    def configure(self, *, limits: QualityLimits, region: str) -> None:
+        self.limits = limits
+
+    def versions(self) -> dict[str, str]:
+        return {
+            "provider": "local",
+            "dlib": _version("dlib-bin"),
+            "face_detector": "dlib HOG frontal_face_detector",
+            "face_descriptor": "dlib_face_recognition_resnet_model_v1",
+            "shape_predictor": "shape_predictor_5_face_landmarks",
+            "face_recognition_models": _version("face_recognition_models"),
+            "tesseract": ocr.tesseract_version(),
+            "pytesseract": _version("pytesseract"),
+        }
+
+    def thresholds(self) -> dict[str, float]:
+        values = self.limits.as_dict()
+        values["detection_threshold"] = DETECTION_THRESHOLD
+        for distance, similarity in SIMILARITY_BREAKPOINTS:
+            values[f"similarity_at_distance_{distance:.2f}"] = similarity
+        return values
+
+    # faces
+
+    def _detect(self, rgb: np.ndarray, *, role: str) -> tuple[np.ndarray, list[_Detected]]:
+        """The faces of the image, largest first, and the downscaled array they were found in."""
+        m = models()
+        from PIL import Image
+
+        small_image, factor = downscale(Image.fromarray(rgb), DETECT_LONGEST_SIDE)
+        small = np.ascontiguousarray(np.asarray(small_image))
+        rects, scores, _ = m.detector.run(small, 0, DETECTION_THRESHOLD)
+        if not len(rects):
+            rects, scores, _ = m.detector.run(small, 1, DETECTION_THRESHOLD)
+        found = []
+        height, width = rgb.shape[:2]
+        for rect, score in zip(rects, scores, strict=False):
+            left = max(0, round(rect.left() * factor))
+            top = max(0, round(rect.top() * factor))
+            right = min(width, round((rect.right() + 1) * factor))
+            bottom = min(height, round((rect.bottom() + 1) * factor))
+            box = FaceBox(left=left, top=top, width=max(0, right - left), height=max(0, bottom - top))
+            report = quality.measure_face(rgb, box, detection_score=score, role=role)
+            found.append(_Detected(report, rect))
+        found.sort(key=lambda d: d.report.box.width * d.report.box.height, reverse=True)
+        return small, found
+
+    def _descriptor(self, small: np.ndarray, detected: _Detected) -> tuple[float, ...]:
+        m = models()
+        shape = m.shape_predictor(small, detected.rect)
+        return tuple(float(x) for x in m.encoder.compute_face_descriptor(small, shape))
+
+    def check_quality(self, image: bytes, *, role: Role) -> QualityReport:
+        try:
+            rgb = np.asarray(load_image(image))
+        except EngineError as exc:
+            return quality.not_an_image(role, str(exc))
+        height, width = rgb.shape[:2]
+        if role == "idBack":
+            issues = quality.back_issues(rgb, limits=self.limits)
+            return quality.report(role, issues=issues, faces=(), width=width, height=height)
+        _, found = self._detect(rgb, role=role)
+        faces = tuple(d.report for d in found)
+        issues = quality.face_issues(faces, role=role, limits=self.limits)
+        return quality.report(role, issues=issues, faces=faces, width=width, height=height)
+
+    def _largest_face(self, image: bytes, role: str) -> tuple[FaceReport, tuple[float, ...]] | None:
+        rgb = np.asarray(load_image(image))
+        small, found = self._detect(rgb, role=role)
+        if not found:
+            return None
+        return found[0].report, self._descriptor(small, found[0])
+
+    def compare_faces(self, source: bytes, target: bytes) -> FaceComparison:
+        faces = []
+        for data, role in ((source, "idFront"), (target, "selfie")):
+            try:
+                face = self._largest_face(data, role)
+            except NotAnImage as exc:
+                raise FaceComparisonFailed(f"Face comparison failed: the {IMAGE_NAMES[role]} is not an image ({exc})")
+            except EngineError as exc:
+                raise FaceComparisonFailed(f"Face comparison failed: {exc}") from None
+            except Exception as exc:  # dlib raises RuntimeError on odd input
+                raise FaceComparisonFailed(f"Face comparison failed: {exc}") from None
+            if face is None:
+                raise FaceComparisonFailed(f"Face comparison failed: no face was found in the {IMAGE_NAMES[role]}.")
+            faces.append(face)
+        (source_face, source_vec), (target_face, target_vec) = faces
+        distance = float(np.linalg.norm(np.asarray(source_vec) - np.asarray(target_vec)))
+        # how sure the detector was of the weaker of the two faces: 50 at its threshold, 100 from a score of 1
+        weakest = min(source_face.detection_score, target_face.detection_score)
+        confidence = float(np.clip(50.0 + 50.0 * weakest, 0.0, 100.0))
+        return FaceComparison(
+            similarity=face_distance_to_similarity(distance),
+            confidence=confidence,
+            distance=distance,
+            source_face=source_face,
+            target_face=target_face,
+            source_embedding=source_vec,
+            target_embedding=target_vec,
+        )
+
+    def embed_face(self, image: bytes) -> tuple[float, ...] | None:
+        try:
+            face = self._largest_face(image, "selfie")
+        except EngineError:
+            return None
+        return None if face is None else face[1]
+
+    # text
+
+    def extract_text(self, id_front: bytes, id_back: bytes | None = None) -> OcrResult:
+        return ocr.extract(id_front, id_back)
