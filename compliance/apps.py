@@ -16,6 +16,7 @@ class ComplianceConfig(AppConfig):
         from compliance.customer_view import register_panels
         from compliance.engine.hooks import screen_after_commit
         from compliance.selectors.sar import user_under_sar_retention
+        from compliance.services.identity import duplicate_identity_alert
         from compliance.services.screening import screen_renamed_user_after_commit, screen_user_after_commit
         from kyc import hooks as kyc_hooks
 
@@ -23,6 +24,7 @@ class ComplianceConfig(AppConfig):
         kyc_hooks.user_registered.register(screen_user_after_commit)
         kyc_hooks.user_name_changed.register(screen_renamed_user_after_commit)
         kyc_hooks.purge_held.register(user_under_sar_retention)
+        kyc_hooks.identity_duplicate.register(duplicate_identity_alert)
         goaml.check_settings()
         deadlines.check_settings()
         register_panels()

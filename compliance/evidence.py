@@ -302,8 +302,35 @@ def _pep_match(details: dict) -> Finding:
     return Finding(what, rule)
 
 
+_DUPLICATE_WHAT = {
+    "ID_NUMBER": "carries the same ID number as",
+    "FACE": "has the same face as",
+    "IMAGE": "submitted an identity image also submitted by",
+}
+
+
+def _duplicate_identity(details: dict) -> Finding:
+    kind = details.get("finding", "")
+    score = details.get("score")
+    how = _DUPLICATE_WHAT.get(kind, "may share an identity with")
+    what = (
+        f"The customer {how} user {details.get('otherUserId', 'unknown')}"
+        + (f" (similarity {float(score):.0f}%)" if isinstance(score, int | float) else "")
+        + "."
+        + (f" {details['detail']}." if details.get("detail") else "")
+    )
+    rule = (
+        "Identity verification: one person must hold one account; the same ID number, a face at or above the "
+        "duplicate threshold among verified users, or the same image raises this alert once per pair of users."
+    )
+    return Finding(what, rule)
+
+
 # Findings of alerts that no AML rule raised, by alert type.
-OTHER_FINDINGS: dict[str, Callable[[dict], Finding]] = {AlertType.PEP_MATCH: _pep_match}
+OTHER_FINDINGS: dict[str, Callable[[dict], Finding]] = {
+    AlertType.PEP_MATCH: _pep_match,
+    AlertType.DUPLICATE_IDENTITY: _duplicate_identity,
+}
 
 
 def finding(alert, conditions: dict | None, transactions: list, *, occupation: str = "") -> Finding:

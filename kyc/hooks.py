@@ -11,6 +11,9 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
     A platform user signed up (inside the registration's transaction).
 ``user_name_changed(user=..., previous_first_name=..., previous_last_name=...)``
     A user's first or last name changed (inside the update's transaction).
+``identity_duplicate(user=..., other_user_id=..., kind=..., score=..., source=...)``
+    An identity check found that the user's ID number, face or image may be another user's (``kind``:
+    ID_NUMBER, FACE, IMAGE; ``score`` 0..100 or None; ``source``: the job and image it came from).
 ``purge_held(user=...) -> bool``
     Asked before a user is purged; any True refuses the purge with 409
     RETENTION_HOLD (compliance: the user is part of a SAR).
@@ -22,3 +25,4 @@ transaction_recorded = Hook("transaction_recorded")
 user_registered = Hook("user_registered")
 user_name_changed = Hook("user_name_changed")
 purge_held = Hook("purge_held")
+identity_duplicate = Hook("identity_duplicate")

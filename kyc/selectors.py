@@ -486,3 +486,14 @@ def user_name_frequencies(*, fresh: bool = False) -> NameFrequencies:
 
 # (stamp, frequencies) of the counts this process last blended
 _memo: list = []
+
+
+def users_with_id_number(*, id_number: str, exclude_user_id=None) -> list:
+    """Ids of the users whose profile carries ``id_number`` (compared by its letters and digits)."""
+    compact = "".join(ch for ch in id_number if ch.isalnum()).upper()
+    if not compact:
+        return []
+    queryset = PlatformUser.objects.filter(id_number__in={id_number.strip(), compact})
+    if exclude_user_id is not None:
+        queryset = queryset.exclude(pk=exclude_user_id)
+    return list(queryset.values_list("pk", flat=True)[:20])

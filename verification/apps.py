@@ -4,3 +4,27 @@ from django.apps import AppConfig
 class VerificationConfig(AppConfig):
     name = "verification"
     verbose_name = "Verification"
+
+    def ready(self):
+        from backoffice import demo, navigation, roles
+        from verification import demo as verification_demo
+        from verification.customer_view import register_panels
+        from verification.engine.providers import providers
+
+        # a VERIFICATION_PROVIDER naming no provider stops start-up, not the first job
+        providers.check()
+        register_panels()
+        roles.grant_admin_permissions("verification.read", {"verification.view_verificationjob"})
+        demo.register_seeder(self.label, verification_demo.seed)
+        navigation.add_section(
+            title="Verification",
+            position=35,
+            items=[
+                navigation.Item(
+                    "Verification jobs",
+                    "badge",
+                    "admin:verification_verificationjob_changelist",
+                    navigation.has_capability("verification.read"),
+                ),
+            ],
+        )

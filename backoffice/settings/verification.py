@@ -9,7 +9,7 @@ can be explained later with the limits it was made under.
 
 from django.core.exceptions import ImproperlyConfigured
 
-from backoffice.env import env_choice, env_float, env_list, env_str
+from backoffice.env import env_choice, env_float, env_int, env_list, env_str
 
 # local: dlib and tesseract on this machine, no network; aws: Textract and Rekognition
 VERIFICATION_PROVIDER = env_choice("VERIFICATION_PROVIDER", "local", {"local", "aws"})
@@ -40,3 +40,23 @@ def _brightness_range(name: str) -> tuple[float, float] | None:
 
 # mean luminance of the face, LOW,HIGH
 VERIFICATION_BRIGHTNESS_RANGE = _brightness_range("VERIFICATION_BRIGHTNESS_RANGE")
+
+# ---------------------------------------------------------------- jobs: the decision, duplicates, claims
+
+# The interface's decision by face similarity (0..100): at least APPROVE approves, from REVIEW up to APPROVE
+# goes to a person, below REVIEW rejects.
+VERIFICATION_APPROVE_SIMILARITY = env_float("VERIFICATION_APPROVE_SIMILARITY", 80.0, minimum=0.0, maximum=100.0)
+VERIFICATION_REVIEW_SIMILARITY = env_float("VERIFICATION_REVIEW_SIMILARITY", 60.0, minimum=0.0, maximum=100.0)
+# A verified user's face this alike (0..100) is reported as a possible duplicate identity. Stricter than the
+# approval threshold: the 1:N search compares against every verified user, and each comparison is a chance of
+# a false match.
+VERIFICATION_DUPLICATE_FACE_SIMILARITY = env_float(
+    "VERIFICATION_DUPLICATE_FACE_SIMILARITY", 85.0, minimum=0.0, maximum=100.0
+)
+# Two images whose 64-bit difference hashes differ in at most this many bits are "the same image" (re-encoded,
+# resized, lightly edited).
+VERIFICATION_IMAGE_HASH_DISTANCE = env_int("VERIFICATION_IMAGE_HASH_DISTANCE", 6, minimum=0, maximum=32)
+# A job left PROCESSING this long (its worker died) may be claimed again by the next process call.
+VERIFICATION_STALE_CLAIM_SECONDS = env_int("VERIFICATION_STALE_CLAIM_SECONDS", 600, minimum=30, maximum=86400)
+if VERIFICATION_REVIEW_SIMILARITY > VERIFICATION_APPROVE_SIMILARITY:
+    raise ImproperlyConfigured("VERIFICATION_REVIEW_SIMILARITY must not be above VERIFICATION_APPROVE_SIMILARITY")

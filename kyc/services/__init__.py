@@ -9,15 +9,22 @@ from kyc.services.credit import (
     needs_approval,
     user_credit,
 )
-from kyc.services.documents import user_document_store
+from kyc.services.documents import user_document_store, user_document_upload
 from kyc.services.ledger import new_reference, transaction_record
 from kyc.services.names import user_name_index, user_name_index_rebuild
 from kyc.services.risk import RiskChange, RiskFlag, risk_rating_for, user_risk_flag, user_risk_flag_many
 from kyc.services.users import user_archive, user_purge, user_unarchive, user_update
+from kyc.services.verification import (
+    IdentityFacts,
+    user_identity_duplicate,
+    user_verification_close,
+    user_verification_open,
+)
 
 __all__ = [
     "MAX_CREDIT",
     "CreditResult",
+    "IdentityFacts",
     "credit_request_approve",
     "credit_request_reject",
     "needs_approval",
@@ -29,6 +36,7 @@ __all__ = [
     "user_archive",
     "user_credit",
     "user_document_store",
+    "user_document_upload",
     "user_login",
     "user_name_index",
     "user_name_index_rebuild",
@@ -38,4 +46,7 @@ __all__ = [
     "user_risk_flag_many",
     "user_unarchive",
     "user_update",
+    "user_identity_duplicate",
+    "user_verification_close",
+    "user_verification_open",
 ]

@@ -1,10 +1,12 @@
 """A user's identity documents (ID front and back, selfie), kept through Django's storage API."""
 
 import datetime as dt
+import uuid
 
 from django.core.files.base import File
 from django.db import transaction
 
+from backoffice.uploads import IDENTITY_IMAGE, file_extension, upload_discard, upload_store
 from kyc.models import KycDocument, PlatformUser
 from kyc.services.ledger import full_clean
 
@@ -35,4 +37,28 @@ def user_document_store(
     if uploaded_at is not None:
         KycDocument.objects.filter(pk=document.pk).update(uploaded_at=uploaded_at)
         document.uploaded_at = uploaded_at
+    return document
+
+
+@transaction.atomic
+def user_document_upload(*, user: PlatformUser, type: str, file, filename: str = "") -> KycDocument:
+    """Check an uploaded identity image (JPEG or PNG by its bytes, at most 10 MB, rebuilt without its metadata:
+    no EXIF location kept) and store it as the user's document of ``type``.
+
+    The key is random per user and ends in the extension the client gave, which must agree with the bytes
+    (``backoffice.uploads``). Raises the uploads' 400s (type, size, content) and 500s (storage); a row that
+    cannot be written removes the stored file.
+    """
+    original = filename or getattr(file, "name", "") or ""
+    extension = file_extension(original)
+    name = f"kyc/{user.pk}/{uuid.uuid4().hex}{extension}"
+    stored = upload_store(file=file, name=name, policy=IDENTITY_IMAGE, original_filename=original)
+    document = KycDocument(user=user, type=type, content_type=stored.content_type, size=stored.size)
+    document.file.name = stored.name
+    try:
+        full_clean(document, exclude=["file"])
+        document.save()
+    except Exception:
+        upload_discard(name=stored.name)
+        raise
     return document

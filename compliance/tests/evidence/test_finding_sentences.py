@@ -133,11 +133,22 @@ def test_a_missing_figure_falls_back_to_the_figures_there_are():
 
 def test_alerts_of_a_type_without_sentences_list_their_details():
     alert = SimpleNamespace(
-        alert_type="DUPLICATE_IDENTITY",
+        alert_type="SOMETHING_NEW",
         details={"finding": "FACE", "otherUserId": "u-2"},
+        get_alert_type_display=lambda: "Something new",
+    )
+    assert finding(alert, None, []).what == "Something new: Finding: FACE; Other user id: u-2."
+
+
+def test_duplicate_identity_alerts_say_who_else_and_how():
+    alert = SimpleNamespace(
+        alert_type="DUPLICATE_IDENTITY",
+        details={"finding": "FACE", "otherUserId": "u-2", "score": 93.4, "detail": "Same face"},
         get_alert_type_display=lambda: "Duplicate identity",
     )
-    assert finding(alert, None, []).what == "Duplicate identity: Finding: FACE; Other user id: u-2."
+    result = finding(alert, None, [])
+    assert result.what == "The customer has the same face as user u-2 (similarity 93%). Same face."
+    assert "once per pair of users" in result.rule
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,92 @@
+"""The outcome of an identity check, written on the user (the verification app decides; kyc records).
+
+Verification depends on kyc, never the other way: it opens a ``VerificationRecord`` when a job is created,
+closes it with the outcome, and reports possible duplicate identities through the ``identity_duplicate``
+hook, which compliance turns into alerts.
+"""
+
+import datetime as dt
+from dataclasses import dataclass, fields
+
+from django.db import transaction
+from django.utils import timezone
+
+from backoffice.services import audit_record
+from kyc import hooks
+from kyc.choices import VerificationStatus, VerificationType
+from kyc.models import PlatformUser, VerificationRecord
+from kyc.services.ledger import full_clean, lock_user
+
+
+@dataclass(frozen=True)
+class IdentityFacts:
+    """What an identity document says; approval copies each into the profile where the profile is empty."""
+
+    id_number: str = ""
+    date_of_birth: dt.date | None = None
+    sex: str = ""
+    nationality: str = ""
+    id_expiry_date: dt.date | None = None
+
+
+@transaction.atomic
+def user_verification_open(*, user: PlatformUser, notes: str = "") -> VerificationRecord:
+    """A PENDING identity verification record (the user's ``/verifications`` list shows it at once)."""
+    return VerificationRecord.objects.create(
+        user=user, type=VerificationType.IDENTITY, status=VerificationStatus.PENDING, notes=notes
+    )
+
+
+@transaction.atomic
+def user_verification_close(
+    *,
+    user: PlatformUser,
+    record: VerificationRecord | None,
+    status: str,
+    notes: str,
+    facts: IdentityFacts | None = None,
+    actor=None,
+) -> PlatformUser:
+    """Set the user's verification status (VERIFIED or REJECTED) and close the record with ``notes``.
+
+    VERIFIED also sets isVerified and fills the profile's empty identity fields from ``facts``; REJECTED
+    clears isVerified. One audit entry names what changed.
+    """
+    if status not in (VerificationStatus.VERIFIED, VerificationStatus.REJECTED):
+        raise ValueError(f"an identity check ends VERIFIED or REJECTED, not {status}")
+    locked = lock_user(user)
+    changes = {}
+    verified = status == VerificationStatus.VERIFIED
+    for field, value in (("verification_status", status), ("is_verified", verified)):
+        if getattr(locked, field) != value:
+            changes[field] = {"from": getattr(locked, field), "to": value}
+            setattr(locked, field, value)
+    if verified and facts is not None:
+        for item in fields(facts):
+            value = getattr(facts, item.name)
+            if value not in ("", None) and getattr(locked, item.name) in ("", None):
+                changes[item.name] = {"from": None, "to": str(value)}
+                setattr(locked, item.name, value)
+    full_clean(locked, exclude=["password"])
+    if changes:
+        locked.save(update_fields=[*changes, "updated_at"])
+    now = timezone.now()
+    if record is not None:
+        VerificationRecord.objects.filter(pk=record.pk).update(status=status, notes=notes[:2000], completed_at=now)
+    audit_record(
+        actor=actor,
+        action="user.verification",
+        object_type="kyc_user",
+        object_id=locked.pk,
+        changes={"status": status, "record": str(record.pk) if record else None, **changes},
+    )
+    return locked
+
+
+def user_identity_duplicate(*, user: PlatformUser, other_user_id, kind: str, score: float | None, source: dict) -> None:
+    """Report that ``user``'s identity may be another user's (``kind``: ID_NUMBER, FACE or IMAGE).
+
+    ``source`` says where it was found (the job, the image); the ``identity_duplicate`` hooks act on it
+    (compliance raises one DUPLICATE_IDENTITY alert per pair of users).
+    """
+    hooks.identity_duplicate(user=user, other_user_id=other_user_id, kind=kind, score=score, source=source)

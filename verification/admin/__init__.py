@@ -1,0 +1,3 @@
+from verification.admin.jobs import VerificationJobAdmin
+
+__all__ = ["VerificationJobAdmin"]

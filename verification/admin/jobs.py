@@ -1,0 +1,272 @@
+"""The verification pages of the admin site: the job queue, and one job with its images, findings and decision.
+
+A job waiting for manual review shows the officer what the engine saw (the two faces side by side, the card's
+fields against the profile, every check of the rule, possible duplicates with links) and two buttons that call
+``verification.services.job_decide``; a job that is pending or failed can be run from the page
+(``job_process``). Nothing here is editable as a form: the job is the engine's record.
+"""
+
+import io
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.urls import path, reverse
+from django.utils.html import format_html
+from unfold.admin import ModelAdmin
+from unfold.decorators import display
+
+from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin
+from backoffice.errors import DomainError
+from backoffice.uploads import image_thumbnail_png
+from verification import selectors, services
+from verification.choices import Decision, ImageRole, JobStatus, Stage
+from verification.models import VerificationJob
+
+STATUS_LABELS = {
+    JobStatus.PENDING: "info",
+    JobStatus.PROCESSING: "warning",
+    JobStatus.COMPLETED: "success",
+    JobStatus.REJECTED: "danger",
+    JobStatus.FAILED: "danger",
+}
+DECISION_LABELS = {Decision.APPROVED: "success", Decision.MANUAL_REVIEW: "warning", Decision.REJECTED: "danger"}
+THUMBNAIL_SIDE = 360
+OCR_ROWS = (
+    ("first_name", "First name", "first_name"),
+    ("last_name", "Last name", "last_name"),
+    ("id_number", "ID number", "id_number"),
+    ("date_of_birth", "Date of birth", "date_of_birth"),
+    ("sex", "Sex", "sex"),
+    ("nationality", "Nationality", "nationality"),
+    ("expiry_date", "Expiry date", "id_expiry_date"),
+)
+
+
+class AwaitingReviewFilter(admin.SimpleListFilter):
+    title = "manual review"
+    parameter_name = "review"
+
+    def lookups(self, request, model_admin):
+        return [("waiting", "Waiting for an officer"), ("decided", "Decided by an officer")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "waiting":
+            return queryset.filter(decision=Decision.MANUAL_REVIEW, decided_at__isnull=True)
+        if self.value() == "decided":
+            return queryset.filter(decided_at__isnull=False)
+        return queryset
+
+
+@admin.register(VerificationJob)
+class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
+    list_display = (
+        "short_id",
+        "user_link",
+        "status_badge",
+        "decision_badge",
+        "similarity",
+        "duplicate_count",
+        "created_at",
+    )
+    list_filter = (AwaitingReviewFilter, "status", "decision", "engine")
+    list_select_related = ("user",)
+    search_fields = ("=id", "user__phone_number", "user__first_name", "user__last_name", "user__id_number")
+    search_help_text = "Job id, or the user's phone, name or ID number"
+    list_per_page = 50
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    change_form_outer_before_template = "verification/admin/job_panel.html"
+    fields = (
+        "status",
+        "current_stage",
+        "progress",
+        "decision",
+        "rejection_reason",
+        "engine",
+        "created_at",
+        "completed_at",
+    )
+    readonly_fields = fields
+
+    class Media:
+        css = {"all": ("verification/admin.css",)}
+
+    def get_queryset(self, request) -> QuerySet[VerificationJob]:
+        return super().get_queryset(request).select_related("user", "decided_by")
+
+    # ------------------------------------------------------------ list
+
+    @display(description="Job")
+    def short_id(self, obj):
+        return str(obj.pk)[:8]
+
+    @display(description="User")
+    def user_link(self, obj):
+        if obj.user is None:
+            return "(purged)"
+        url = reverse("admin:kyc_platformuser_change", args=[obj.user_id])
+        return format_html('<a href="{}">{}</a>', url, obj.user.full_name or obj.user.phone_number)
+
+    @display(description="Status", ordering="status", label=STATUS_LABELS)
+    def status_badge(self, obj):
+        return obj.status
+
+    @display(description="Decision", ordering="decision", label=DECISION_LABELS)
+    def decision_badge(self, obj):
+        if obj.awaits_review:
+            return Decision.MANUAL_REVIEW
+        return obj.decision or "-"
+
+    @display(description="Face similarity")
+    def similarity(self, obj):
+        value = (obj.face_result or {}).get("similarity")
+        return "-" if value is None else f"{value:.0f}%"
+
+    @display(description="Duplicates")
+    def duplicate_count(self, obj):
+        count = len(obj.duplicates or [])
+        return format_html('<strong class="vjob-dup">{}</strong>', count) if count else "0"
+
+    # ------------------------------------------------------------ one job
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("<uuid:object_id>/decide/", view(self.decide_view), name="verification_verificationjob_decide"),
+            path("<uuid:object_id>/process/", view(self.process_view), name="verification_verificationjob_process"),
+            path(
+                "<uuid:object_id>/image/<str:role>/",
+                view(self.image_view),
+                name="verification_verificationjob_image",
+            ),
+        ] + super().get_urls()
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        job = self.get_object(request, object_id)
+        extra_context = extra_context or {}
+        if job is not None and self.has_view_permission(request, job):
+            extra_context["vjob"] = self.panel(request, job)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def panel(self, request, job: VerificationJob) -> dict:
+        user = job.user
+        fields = (job.ocr_result or {}).get("fields", {})
+        rows = []
+        for key, label, profile_field in OCR_ROWS:
+            card = fields.get(key) or ""
+            profile = getattr(user, profile_field, "") if user is not None else ""
+            profile = profile.isoformat() if hasattr(profile, "isoformat") else (profile or "")
+            rows.append(
+                {
+                    "label": label,
+                    "card": card,
+                    "profile": profile,
+                    "agrees": None
+                    if not card or not profile
+                    else str(card).strip().lower() == str(profile).strip().lower(),
+                }
+            )
+        images = [
+            {"role": role.label, "url": reverse("admin:verification_verificationjob_image", args=[job.pk, role.value])}
+            for role, document_id in (
+                (ImageRole.ID_FRONT, job.id_front_id),
+                (ImageRole.SELFIE, job.selfie_id),
+                (ImageRole.ID_BACK, job.id_back_id),
+            )
+            if document_id
+        ]
+        duplicates = [
+            {**d, "url": reverse("admin:kyc_platformuser_change", args=[d["user_id"]])} for d in job.duplicates or []
+        ]
+        quality = [{"role": role, "issues": report.get("issues", [])} for role, report in (job.quality or {}).items()]
+        stages = [
+            {"stage": Stage(stage).label, **entry, "seconds": (job.timings or {}).get(stage)}
+            for stage, entry in (job.stage_progress or {}).items()
+            if stage in Stage.values
+        ]
+        may_run = request.user.has_capability("verification.run")
+        return {
+            "job": job,
+            "user": user,
+            "user_url": reverse("admin:kyc_platformuser_change", args=[user.pk]) if user is not None else "",
+            "images": images,
+            "rows": rows,
+            "checks": [{**c, "label": c["name"].replace("_", " ").capitalize()} for c in job.checks or []],
+            "quality": quality,
+            "duplicates": duplicates,
+            "stages": stages,
+            "face": job.face_result or {},
+            "can_decide": may_run and job.awaits_review,
+            "can_process": may_run and job.status in (JobStatus.PENDING, JobStatus.FAILED),
+            "urls": {
+                "decide": reverse("admin:verification_verificationjob_decide", args=[job.pk]),
+                "process": reverse("admin:verification_verificationjob_process", args=[job.pk]),
+            },
+        }
+
+    def _job_for(self, request, object_id, capability: str) -> VerificationJob:
+        if not self.has_view_permission(request) or not request.user.has_capability(capability):
+            raise PermissionDenied
+        try:
+            return selectors.job_get(job_id=object_id)
+        except DomainError:
+            raise Http404("Job not found") from None
+
+    def _back(self, object_id):
+        return HttpResponseRedirect(reverse("admin:verification_verificationjob_change", args=[object_id]))
+
+    def decide_view(self, request, object_id):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        job = self._job_for(request, object_id, "verification.run")
+        try:
+            job = services.job_decide(
+                job=job,
+                actor=request.user,
+                decision=request.POST.get("decision", ""),
+                note=request.POST.get("note", "")[:2000],
+            )
+        except DomainError as exc:
+            reasons = "; ".join(" ".join(v) for v in (exc.details or {}).values())
+            self.message_user(request, f"{exc.message}: {reasons}" if reasons else exc.message, messages.ERROR)
+        else:
+            who = job.user.full_name if job.user else "The user"
+            verdict = "verified" if job.decision == Decision.APPROVED else "rejected"
+            self.message_user(request, f"Decision recorded: {who} is {verdict}.", messages.SUCCESS)
+        return self._back(object_id)
+
+    def process_view(self, request, object_id):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        job = self._job_for(request, object_id, "verification.run")
+        try:
+            job = services.job_process(job=job, actor=request.user)
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+        else:
+            self.message_user(
+                request, f"Processed: {job.get_status_display()}, decision {job.decision}.", messages.SUCCESS
+            )
+        return self._back(object_id)
+
+    def image_view(self, request, object_id, role):
+        """A thumbnail of one of the job's images, drawn on the server (no raw upload reaches the browser)."""
+        job = self._job_for(request, object_id, "verification.read")
+        document = {
+            ImageRole.ID_FRONT.value: job.id_front,
+            ImageRole.ID_BACK.value: job.id_back,
+            ImageRole.SELFIE.value: job.selfie,
+        }.get(role)
+        data = selectors.job_image(document)
+        if data is None:
+            raise Http404("No such image")
+        side = THUMBNAIL_SIDE * 3 if request.GET.get("size") == "large" else THUMBNAIL_SIDE
+        try:
+            png = image_thumbnail_png(io.BytesIO(data), max_side=side)
+        except (DomainError, ValueError, OSError):
+            raise Http404("No preview for this image") from None
+        response = HttpResponse(png, content_type="image/png")
+        response["Cache-Control"] = "private, max-age=300"
+        return response

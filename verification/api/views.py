@@ -1,0 +1,182 @@
+"""/verification: jobs (create, list, process, results, status, an officer's decision) and the two test calls.
+
+Staff act by the role table (``verification.run`` to create, process, decide and test; ``verification.read``
+to read); a platform user's token creates, processes and reads their own jobs only.
+"""
+
+from django.conf import settings
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, MultiPartParser
+
+from backoffice.api.viewsets import ApiViewSet
+from backoffice.errors import ValidationFailed
+from backoffice.models import Staff
+from kyc.api.authentication import StaffOrUserJWTAuthentication
+from kyc.selectors import user_get
+from verification import selectors, services
+from verification.api import serializers as s
+from verification.api.permissions import StaffRoleOrOwnUser
+from verification.api.uploads import JobUploadHandler
+from verification.engine.errors import EngineError, FaceComparisonFailed
+from verification.engine.providers import get_provider
+from verification.errors import FaceComparisonFailed as FaceComparisonError
+from verification.errors import OcrExtractionFailed
+from verification.filtersets import JobFilterSet
+from verification.images import image_from_url
+
+TAG = ["Verification"]
+JOB_ID = OpenApiParameter("jobId", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The job's id")
+SINGLE = {"filter_backends": [], "pagination_class": None}
+
+
+class VerificationViewSet(ApiViewSet):
+    authentication_classes = [StaffOrUserJWTAuthentication]
+    permission_classes = [StaffRoleOrOwnUser]
+    filterset_class = JobFilterSet
+    lookup_field = "job_id"
+    lookup_value_regex = "[^/]+"  # any text reaches the view, which answers 404 "Job not found"
+    capabilities = {
+        "list_jobs": "verification.read",
+        "create_job": "verification.run",
+        "process": "verification.run",
+        "results": "verification.read",
+        "status": "verification.read",
+        "decide": "verification.run",
+        "test_face_comparison": "verification.run",
+        "test_ocr": "verification.run",
+    }
+    user_actions = ("create_job", "process", "results", "status")
+
+    def get_queryset(self):
+        return selectors.jobs()
+
+    def _job(self):
+        return selectors.job_get(job_id=self.kwargs.get("job_id"), principal=self.request.user)
+
+    @extend_schema(tags=TAG, summary="List verification jobs", responses={200: s.JobListOut(many=True)})
+    # the parsers are those of POST /verification/jobs (multipart), which maps onto the same route
+    @action(detail=False, methods=["get"], url_path="jobs", parser_classes=[MultiPartParser, FormParser])
+    def list_jobs(self, request):
+        return self.paged(self.get_queryset(), s.JobListOut)
+
+    @extend_schema(
+        tags=TAG,
+        summary="Create a verification job from an ID front, a selfie and optionally an ID back",
+        description="multipart/form-data. The images (JPEG or PNG, at most 10 MB each, checked by their bytes and "
+        "stored without metadata) become the user's documents ID_FRONT, SELFIE and ID_BACK. Staff name the user "
+        "with `userId`; a user's own token implies it.",
+        request={
+            "multipart/form-data": inline_serializer(
+                "VerificationJobCreate",
+                {
+                    "userId": serializers.UUIDField(required=False),
+                    "idFront": serializers.FileField(),
+                    "selfie": serializers.FileField(),
+                    "idBack": serializers.FileField(required=False),
+                },
+            )
+        },
+        responses={201: s.CreatedOut},
+    )
+    @list_jobs.mapping.post
+    def create_job(self, request):
+        request.upload_handlers.insert(0, JobUploadHandler())
+        data = self.input(s.JobCreateIn)
+        user_id = data.pop("user_id", None)
+        if isinstance(request.user, Staff):
+            if user_id is None:
+                raise ValidationFailed("userId is required", details={"userId": ["This field is required."]})
+            user, actor = user_get(user_id=user_id), request.user
+        else:
+            if user_id is not None and str(user_id) != str(request.user.pk):
+                raise ValidationFailed("userId must be your own id", details={"userId": ["Must be your own id."]})
+            user, actor = request.user, None
+        job = services.job_create(user=user, actor=actor, **data)
+        return self.ok(s.CreatedOut(job).data, message="Verification job created", status=201)
+
+    @extend_schema(
+        tags=TAG,
+        summary="Run the whole workflow of a job",
+        parameters=[JOB_ID],
+        request=None,
+        responses={200: s.ProcessOut},
+    )
+    @action(detail=False, methods=["post"], url_path=r"process/(?P<job_id>[^/]+)", **SINGLE)
+    def process(self, request, job_id=None):
+        job = services.job_process(job=self._job(), actor=request.user if isinstance(request.user, Staff) else None)
+        return self.ok(s.ProcessOut(job).data)
+
+    @extend_schema(tags=TAG, summary="A job's results", parameters=[JOB_ID], responses={200: s.ResultsOut})
+    @action(detail=False, methods=["get"], url_path=r"results/(?P<job_id>[^/]+)", **SINGLE)
+    def results(self, request, job_id=None):
+        return self.ok(s.ResultsOut(self._job(), context={"request": request}).data)
+
+    @extend_schema(
+        tags=TAG, summary="A job's status and the time left", parameters=[JOB_ID], responses={200: s.StatusOut}
+    )
+    @action(detail=False, methods=["get"], url_path=r"status/(?P<job_id>[^/]+)", **SINGLE)
+    def status(self, request, job_id=None):
+        return self.ok(s.StatusOut(self._job()).data)
+
+    @extend_schema(
+        tags=TAG,
+        summary="Decide a job waiting for manual review (approve or reject with a note)",
+        parameters=[JOB_ID],
+        request=s.JobDecisionIn,
+        responses={200: s.ResultsOut},
+    )
+    @action(detail=False, methods=["post"], url_path=r"jobs/(?P<job_id>[^/]+)/decision", **SINGLE)
+    def decide(self, request, job_id=None):
+        job = self._job()
+        data = self.input(s.JobDecisionIn)
+        job = services.job_decide(job=job, actor=request.user, **data)
+        return self.ok(s.ResultsOut(job, context={"request": request}).data, message="Decision recorded")
+
+    @extend_schema(
+        tags=TAG,
+        summary="Compare the faces of two images without creating a job",
+        request=s.FaceComparisonIn,
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    @action(detail=False, methods=["post"], url_path="test-face-comparison", **SINGLE)
+    def test_face_comparison(self, request):
+        data = self.input(s.FaceComparisonIn)
+        source = image_from_url(data["source_image"], request=request)
+        target = image_from_url(data["target_image"], request=request)
+        provider = get_provider()
+        try:
+            # the quality reports are the answer's faceDetails, and a missing face is the client's 400
+            quality = {
+                "source": provider.check_quality(source, role="idFront"),
+                "target": provider.check_quality(target, role="selfie"),
+            }
+            faceless = [i.message for r in quality.values() for i in r.issues if i.code == "NO_FACE"]
+            if faceless:
+                raise ValidationFailed(" ".join(faceless), code="NO_FACE_FOUND")
+            result = provider.compare_faces(source, target)
+        except (FaceComparisonFailed, EngineError) as error:
+            raise FaceComparisonError() from error
+        body = s.face_comparison_out(
+            result,
+            quality=quality,
+            threshold=data["similarity_threshold"],
+            approve_at=settings.VERIFICATION_APPROVE_SIMILARITY,
+            review_at=settings.VERIFICATION_REVIEW_SIMILARITY,
+        )
+        return self.ok(body)
+
+    @extend_schema(
+        tags=TAG, summary="Read the fields of one ID image", request=s.OcrIn, responses={200: OpenApiTypes.OBJECT}
+    )
+    @action(detail=False, methods=["post"], url_path="test-ocr", **SINGLE)
+    def test_ocr(self, request):
+        data = self.input(s.OcrIn)
+        image = image_from_url(data["image_url"], request=request)
+        try:
+            result = get_provider().extract_text(image)
+        except EngineError as error:
+            raise OcrExtractionFailed() from error
+        return self.ok(s.test_ocr_out(result))

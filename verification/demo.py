@@ -1,0 +1,5 @@
+"""Demo verification jobs (placeholder until the engine lands; replaced below)."""
+
+
+def seed(stdout) -> None:
+    return None

@@ -1,0 +1,99 @@
+"""An identity verification job: a user's ID images and selfie, the engine's findings and the decision."""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from verification.choices import Decision, JobStatus, RejectionCode, Stage
+
+
+def empty_stage_progress() -> dict:
+    from verification.stages import initial_progress
+
+    return initial_progress()
+
+
+class VerificationJob(models.Model):
+    """One run of the identity check for one user (the interface's "verification job").
+
+    The images are the user's KYC documents (kyc.KycDocument). What the engine found is kept as it was
+    produced: the quality report, the OCR fields, the face comparison, the duplicates, the per-stage times,
+    and which engine, model versions and thresholds produced them, so a decision can be explained later.
+    ``user`` is null once the user was purged: the job then answers "KYC user data not found".
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(
+        "kyc.PlatformUser", on_delete=models.SET_NULL, null=True, blank=True, related_name="verification_jobs"
+    )
+    record = models.OneToOneField(
+        "kyc.VerificationRecord", on_delete=models.SET_NULL, null=True, blank=True, related_name="job"
+    )
+    id_front = models.ForeignKey("kyc.KycDocument", on_delete=models.SET_NULL, null=True, related_name="+")
+    id_back = models.ForeignKey("kyc.KycDocument", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    selfie = models.ForeignKey("kyc.KycDocument", on_delete=models.SET_NULL, null=True, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.PENDING, db_index=True)
+    current_stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.SUBMITTED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    stage_progress = models.JSONField(default=empty_stage_progress)
+    quality = models.JSONField(default=dict, blank=True)
+    ocr_result = models.JSONField(null=True, blank=True)
+    face_result = models.JSONField(null=True, blank=True)
+    checks = models.JSONField(default=list, blank=True, help_text="The decision rule's checks, in order")
+    duplicates = models.JSONField(default=list, blank=True)
+    decision = models.CharField(max_length=14, choices=Decision.choices, blank=True, default="", db_index=True)
+    rejection_code = models.CharField(max_length=16, choices=RejectionCode.choices, blank=True, default="")
+    rejection_reason = models.TextField(blank=True, default="")
+    error = models.TextField(blank=True, default="", help_text="The provider error of a FAILED run")
+    timings = models.JSONField(default=dict, blank=True, help_text="Seconds spent in each stage")
+    engine = models.CharField(max_length=16, blank=True, default="")
+    engine_versions = models.JSONField(default=dict, blank=True)
+    thresholds = models.JSONField(default=dict, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_note = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "verification job"
+        indexes = [models.Index(fields=["user", "-created_at"], name="verif_job_user_created")]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100), name="verif_job_progress_max_100"),
+            models.CheckConstraint(condition=Q(status__in=JobStatus.values), name="verif_job_status_valid"),
+            models.CheckConstraint(
+                condition=Q(decision="") | Q(decision__in=Decision.values), name="verif_job_decision_valid"
+            ),
+            # a finished job always carries its decision; a rejected one says why
+            models.CheckConstraint(
+                condition=~Q(status__in=[JobStatus.COMPLETED, JobStatus.REJECTED]) | ~Q(decision=""),
+                name="verif_job_finished_has_decision",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=JobStatus.REJECTED) | ~Q(rejection_reason=""),
+                name="verif_job_rejected_has_reason",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Verification {str(self.pk)[:8]} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        """The automated run is over (a manual_review job is COMPLETED and waits for an officer)."""
+        return self.status in (JobStatus.COMPLETED, JobStatus.REJECTED)
+
+    @property
+    def awaits_review(self) -> bool:
+        return self.decision == Decision.MANUAL_REVIEW and self.decided_at is None

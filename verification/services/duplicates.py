@@ -1,0 +1,95 @@
+"""Duplicate identities: the same ID number, the same face or the same image on another user.
+
+Each finding is ``{"type", "user_id", "score", "detail"}``. The face search compares the selfie's descriptor
+with the stored descriptors of verified users (one numpy matrix product); the image search compares exact
+hashes through the database index and difference hashes by Hamming distance.
+"""
+
+import numpy as np
+from django.conf import settings
+
+from kyc.choices import VerificationStatus
+from kyc.selectors import users_with_id_number
+from verification.choices import DuplicateType
+from verification.models import FaceTemplate, ImageFingerprint
+
+FLOAT32 = np.dtype("<f4")
+
+
+def vector_bytes(vector) -> bytes:
+    return np.asarray(vector, dtype=FLOAT32).tobytes()
+
+
+def signed64(value: int) -> int:
+    """A 64-bit hash as the database's signed bigint."""
+    return value - (1 << 64) if value >= (1 << 63) else value
+
+
+def unsigned64(value: int) -> int:
+    return value + (1 << 64) if value < 0 else value
+
+
+def by_id_number(*, user, id_number: str) -> list[dict]:
+    if not id_number:
+        return []
+    return [
+        {
+            "type": DuplicateType.ID_NUMBER.value,
+            "user_id": str(other),
+            "score": None,
+            "detail": f"ID number {id_number}",
+        }
+        for other in users_with_id_number(id_number=id_number, exclude_user_id=user.pk)
+    ]
+
+
+def by_face(*, user, engine: str, vector, similarity_of) -> list[dict]:
+    """Verified users whose stored face is at least VERIFICATION_DUPLICATE_FACE_SIMILARITY alike."""
+    if vector is None:
+        return []
+    rows = list(
+        FaceTemplate.objects.filter(engine=engine, user__verification_status=VerificationStatus.VERIFIED)
+        .exclude(user_id=user.pk)
+        .values_list("user_id", "vector")
+    )
+    if not rows:
+        return []
+    matrix = np.frombuffer(b"".join(bytes(v) for _, v in rows), dtype=FLOAT32).reshape(len(rows), -1)
+    distances = np.linalg.norm(matrix - np.asarray(vector, dtype=FLOAT32), axis=1)
+    best: dict = {}
+    for (other, _), distance in zip(rows, distances, strict=True):
+        score = similarity_of(float(distance))
+        if score >= settings.VERIFICATION_DUPLICATE_FACE_SIMILARITY and score > best.get(other, -1):
+            best[other] = score
+    return [
+        {"type": DuplicateType.FACE.value, "user_id": str(other), "score": round(score, 1), "detail": "Same face"}
+        for other, score in sorted(best.items(), key=lambda item: -item[1])[:20]
+    ]
+
+
+def by_image(*, user, hashes: dict) -> list[dict]:
+    """Other users with the same image: equal sha256, or difference hashes a few bits apart.
+
+    ``hashes``: ``{role: ImageHashes}`` of this job's images.
+    """
+    found: dict = {}
+    limit = settings.VERIFICATION_IMAGE_HASH_DISTANCE
+    others = ImageFingerprint.objects.exclude(user_id=user.pk)
+    for role, h in hashes.items():
+        for other in others.filter(sha256=h.sha256).values_list("user_id", flat=True)[:20]:
+            found.setdefault(other, {"score": 100.0, "detail": f"The {role} is the same file as one of theirs"})
+    rows = list(others.values_list("user_id", "dhash"))
+    if rows:
+        stored = np.array([unsigned64(dhash) for _, dhash in rows], dtype=np.uint64)
+        for role, h in hashes.items():
+            # popcount of the xor: the Hamming distance to every stored image at once
+            bits = np.unpackbits((stored ^ np.uint64(h.dhash)).view(np.uint8).reshape(-1, 8), axis=1).sum(axis=1)
+            for index in np.flatnonzero(bits <= limit):
+                other, distance = rows[index][0], int(bits[index])
+                if other not in found:
+                    score = round(100.0 * (1 - distance / 64), 1)
+                    detail = f"The {role} looks the same as one of theirs ({distance} bits apart)"
+                    found[other] = {"score": score, "detail": detail}
+    return [
+        {"type": DuplicateType.IMAGE.value, "user_id": str(other), **value} for other, value in list(found.items())[:20]
+    ]
