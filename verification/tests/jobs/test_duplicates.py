@@ -1,0 +1,68 @@
+"""Duplicate identities: the same ID number, face or image on another user; one alert per pair of users."""
+
+import pytest
+
+from backoffice.choices import StaffRole
+from compliance.models import Alert
+from kyc.tests.factories import PlatformUserFactory
+from verification.services import job_process
+from verification.tests.conftest import card, selfie
+
+pytestmark = pytest.mark.django_db
+PROCESS = "/api/v1/verification/process/{}"
+
+
+def test_a_second_user_with_the_same_card_is_held_for_review_and_alerted_once(staff_client, sipho, make_job):
+    officer, _ = staff_client(StaffRole.COMPLIANCE_OFFICER)
+    first = job_process(job=make_job(sipho))
+    assert first.decision == "approved"
+    impostor = PlatformUserFactory(first_name="Sipho", last_name="Dlamini")
+    second = make_job(impostor)  # the same card and the same selfie file
+    data = officer.post(PROCESS.format(second.pk)).json()["data"]
+    assert data["decision"] == "manual_review"
+    kinds = {(d["type"], d["userId"]) for d in data["duplicates"]}
+    assert {("ID_NUMBER", str(sipho.pk)), ("FACE", str(sipho.pk)), ("IMAGE", str(sipho.pk))} <= kinds
+    face = next(d for d in data["duplicates"] if d["type"] == "FACE")
+    assert face["score"] >= 85
+    alerts = Alert.objects.filter(alert_type="DUPLICATE_IDENTITY")
+    assert alerts.count() == 1, "three findings about one pair of users are one alert"
+    alert = alerts.get()
+    assert alert.user_id == impostor.pk and alert.status == "OPEN"
+    assert sorted(alert.details["userIds"]) == sorted([str(sipho.pk), str(impostor.pk)])
+    assert alert.details["jobId"] == str(second.pk)
+
+
+def test_the_same_pair_found_again_raises_no_second_alert(sipho, make_job):
+    job_process(job=make_job(sipho))
+    other = PlatformUserFactory(first_name="Sipho", last_name="Dlamini")
+    job_process(job=make_job(other))
+    job_process(job=make_job(other))
+    assert Alert.objects.filter(alert_type="DUPLICATE_IDENTITY").count() == 1
+
+
+def test_a_different_person_with_a_different_card_is_no_duplicate(sipho, make_job):
+    job_process(job=make_job(sipho))
+    someone = PlatformUserFactory(first_name="Themba", last_name="Nkambule")
+    job = job_process(
+        job=make_job(
+            someone,
+            front=card("biden", first_name="Themba", last_name="Nkambule", id_number="8502025800089"),
+            self_=selfie("biden"),
+        )
+    )
+    assert job.duplicates == []
+    assert not Alert.objects.filter(alert_type="DUPLICATE_IDENTITY").exists()
+
+
+def test_faces_of_users_not_verified_are_not_searched(sipho, make_job):
+    rejected = job_process(job=make_job(sipho, self_=selfie("biden")))
+    assert rejected.decision == "rejected"
+    other = PlatformUserFactory(first_name="Themba", last_name="Nkambule")
+    job = job_process(
+        job=make_job(
+            other,
+            front=card("biden", first_name="Themba", last_name="Nkambule", id_number="8502025800089"),
+            self_=selfie("biden", brightness=0.9),
+        )
+    )
+    assert "FACE" not in {d["type"] for d in job.duplicates}
