@@ -23,6 +23,8 @@ from rapidfuzz import fuzz
 from verification.engine.types import OcrFields
 
 EXPECTED_ID_DIGITS = 13
+# fuzz.ratio (0-100) from which a misread word is taken for a label of six letters or more
+LABEL_SIMILARITY = 85
 REQUIRED_FIELDS = ("firstName", "lastName", "idNumber", "dateOfBirth")
 
 LABELS: dict[str, tuple[str, ...]] = {
@@ -227,24 +229,44 @@ def _norm(token: str) -> str:
     return re.sub(r"[^\w]", "", token.lower())
 
 
+def _canonical(text: str) -> str:
+    # the letter shapes OCR confuses most in labels: "rn" read for "m" ("Sumame"), "cl" for "d", "vv" for "w"
+    return text.replace("rn", "m").replace("cl", "d").replace("vv", "w").translate(_LABEL_LOOKALIKES)
+
+
+_LABEL_LOOKALIKES = str.maketrans({"0": "o", "1": "l", "5": "s", "8": "b"})
+
+
 def _label_at(tokens: list[str], start: int) -> tuple[str, int] | None:
-    """The field whose label starts at ``tokens[start]`` and how many tokens it spans."""
+    """The field whose label starts at ``tokens[start]`` and how many tokens it spans: an exact label, else the
+    closest label of six letters or more within LABEL_SIMILARITY (letter shapes OCR confuses made alike)."""
     normalised = [_norm(tok) for tok in tokens[start : start + _MAX_LABEL_TOKENS + 1]]
     if not normalised or not normalised[0]:
         return None
+    best: tuple[float, int, str, int] | None = None
     for name, label in _LABEL_TOKENS:
         span = len(label)
         if span > len(normalised):
             continue
-        candidate = normalised[:span]
-        joined, wanted = " ".join(candidate), " ".join(label)
-        if joined == wanted or (len(wanted) >= 6 and fuzz.ratio(joined, wanted) >= 85):
-            # "No"/"Number" after an ID label belongs to the label
-            extra = 0
-            if name == "idNumber" and span + extra < len(normalised) and normalised[span] in ("no", "number", "nr"):
-                extra = 1
-            return name, span + extra
-    return None
+        joined, wanted = " ".join(normalised[:span]), " ".join(label)
+        if joined == wanted:
+            score = 101.0
+        elif len(wanted) >= 6:
+            score = fuzz.ratio(_canonical(joined), _canonical(wanted))
+            if score < LABEL_SIMILARITY:
+                continue
+        else:
+            continue
+        candidate = (score, len(wanted), name, span)
+        if best is None or candidate[:2] > best[:2]:
+            best = candidate
+    if best is None:
+        return None
+    _, _, name, span = best
+    # "No"/"Number" after an ID label belongs to the label
+    if name == "idNumber" and span < len(normalised) and normalised[span] in ("no", "number", "nr"):
+        span += 1
+    return name, span
 
 
 def _segments(words: list[Word]) -> list[tuple[str | None, list[Word]]]:

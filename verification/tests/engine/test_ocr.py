@@ -1,0 +1,97 @@
+"""Tesseract on rendered cards: every layout, date format and kind of name the parser knows."""
+
+from datetime import date
+
+import pytest
+from anyascii import anyascii
+
+from verification.engine import ocr
+from verification.engine.cards import LAYOUTS, render_id_card
+from verification.engine.errors import OcrFailed
+
+
+def _card(layout: str, **overrides) -> bytes:
+    values = {
+        "face": None,
+        "first_name": "Nomvula Zanele",
+        "last_name": "Dlamini-Shongwe",
+        "id_number": "8506150123084",
+        "date_of_birth": date(1985, 6, 15),
+        "sex": "F",
+        "nationality": "SWAZI",
+        "expiry_date": date(2031, 11, 30),
+        "layout": layout,
+    }
+    values.update(overrides)
+    return render_id_card(**values)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_every_layout_is_read_completely(local, layout):
+    result = local.extract_text(_card(layout))
+    fields = result.fields
+    assert (fields.first_name, fields.last_name) == ("Nomvula Zanele", "Dlamini-Shongwe")
+    assert fields.id_number == "8506150123084"
+    assert fields.date_of_birth == date(1985, 6, 15)
+    assert (fields.sex, fields.nationality, fields.expiry_date) == ("FEMALE", "SWAZI", date(2031, 11, 30))
+    assert result.complete and result.issues == ()
+    assert len(result.extracted_fields) == 7
+    assert 60 <= result.confidence <= 100
+    assert set(result.field_confidence) == set(result.extracted_fields)
+
+
+def test_a_card_without_expiry_is_complete(local, obama):
+    result = local.extract_text(_card("eswatini", face=obama, expiry_date=None))
+    assert result.fields.expiry_date is None
+    assert "expiryDate" not in result.extracted_fields
+    assert result.complete and result.issues == ()
+
+
+def test_apostrophes_and_accents_survive_up_to_tesseracts_alphabet(local):
+    result = local.extract_text(_card("generic", first_name="Zoë", last_name="O'Neil"))
+    assert result.fields.last_name == "O'Neil"
+    # tesseract's English model may drop the diaeresis; the letters must still be right
+    assert anyascii(result.fields.first_name) == "Zoe"
+
+
+def test_a_mildly_blurred_dim_card_is_still_read(local):
+    result = local.extract_text(_card("eswatini", blur=1.0, brightness=0.8))
+    assert result.fields.id_number == "8506150123084"
+    assert result.complete
+
+
+def test_the_back_fills_what_the_front_lacks_and_the_front_wins(local):
+    front = render_id_card(
+        face=None, first_name="Sipho", last_name="Dlamini", id_number="8002015123087",
+        date_of_birth=date(1980, 2, 1), sex="M", expiry_date=None, layout="generic",
+    )  # fmt: skip
+    back = _card("eswatini")  # another person's data, with an expiry date
+    result = local.extract_text(front, back)
+    assert (result.fields.first_name, result.fields.id_number) == ("Sipho", "8002015123087")
+    assert result.fields.expiry_date == date(2031, 11, 30)
+
+
+def test_an_ocr_result_serialises_dates_as_iso(local):
+    data = local.extract_text(_card("stacked")).as_dict()
+    assert data["fields"]["date_of_birth"] == "1985-06-15"
+    assert data["fields"]["expiry_date"] == "2031-11-30"
+
+
+def test_a_missing_tesseract_is_an_ocr_failure(local, monkeypatch):
+    import pytesseract
+
+    monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
+    with pytest.raises(OcrFailed, match="^OCR extraction failed: "):
+        local.extract_text(_card("generic"))
+
+
+def test_bytes_that_are_not_an_image_are_an_ocr_failure(local):
+    with pytest.raises(OcrFailed, match="front of the ID"):
+        local.extract_text(b"not an image")
+
+
+def test_small_photos_are_upscaled_before_reading():
+    from PIL import Image
+
+    assert max(ocr.prepare(Image.new("RGB", (500, 315))).size) == ocr.MIN_LONGEST_SIDE
+    assert ocr.prepare(Image.new("RGB", (2000, 1260))).size == (2000, 1260)
