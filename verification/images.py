@@ -13,6 +13,7 @@ from django.urls import Resolver404, resolve
 
 from backoffice.files import file_name_from_token
 from verification.engine import errors as engine_errors
+from verification.engine.fetch import fetch_image
 from verification.engine.images import MAX_IMAGE_BYTES, load_image
 from verification.errors import ImageNotUsable, ImageUrlNotAllowed
 
@@ -60,8 +61,6 @@ def image_from_url(url: str, *, request=None) -> bytes:
             data = handle.read()
     else:
         try:
-            from verification.engine.fetch import fetch_image  # TEMP until the engine's fetch lands
-
             data = fetch_image(url, allowed_hosts=settings.VERIFICATION_ALLOWED_IMAGE_HOSTS)
         except engine_errors.ImageUrlNotAllowed as error:
             raise ImageUrlNotAllowed(str(error) or None) from None
