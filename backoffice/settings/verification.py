@@ -56,6 +56,9 @@ VERIFICATION_DUPLICATE_FACE_SIMILARITY = env_float(
 # Two images whose 64-bit difference hashes differ in at most this many bits are "the same image" (re-encoded,
 # resized, lightly edited).
 VERIFICATION_IMAGE_HASH_DISTANCE = env_int("VERIFICATION_IMAGE_HASH_DISTANCE", 6, minimum=0, maximum=32)
+# The same for ID images, stricter: cards share a printed template, so different cards are only a few bits
+# apart (docs/verification.md, "Duplicate identities").
+VERIFICATION_ID_IMAGE_HASH_DISTANCE = env_int("VERIFICATION_ID_IMAGE_HASH_DISTANCE", 2, minimum=0, maximum=32)
 # A job left PROCESSING this long (its worker died) may be claimed again by the next process call.
 VERIFICATION_STALE_CLAIM_SECONDS = env_int("VERIFICATION_STALE_CLAIM_SECONDS", 600, minimum=30, maximum=86400)
 if VERIFICATION_REVIEW_SIMILARITY > VERIFICATION_APPROVE_SIMILARITY:

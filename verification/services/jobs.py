@@ -139,6 +139,7 @@ def _claim(job: VerificationJob, provider) -> bool:
                 "review_similarity": settings.VERIFICATION_REVIEW_SIMILARITY,
                 "duplicate_face_similarity": settings.VERIFICATION_DUPLICATE_FACE_SIMILARITY,
                 "image_hash_distance": settings.VERIFICATION_IMAGE_HASH_DISTANCE,
+                "id_image_hash_distance": settings.VERIFICATION_ID_IMAGE_HASH_DISTANCE,
             },
         )
     )

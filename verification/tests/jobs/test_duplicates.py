@@ -66,3 +66,25 @@ def test_faces_of_users_not_verified_are_not_searched(sipho, make_job):
         )
     )
     assert "FACE" not in {d["type"] for d in job.duplicates}
+
+
+def test_a_re_encoded_copy_of_another_users_selfie_is_the_same_image(sipho, make_job):
+    import io
+
+    from PIL import Image
+
+    original = selfie("obama2")
+    job_process(job=make_job(sipho, self_=original))
+    copy = io.BytesIO()
+    Image.open(io.BytesIO(original)).convert("RGB").resize((500, 625)).save(copy, "JPEG", quality=60)
+    other = PlatformUserFactory(first_name="Themba", last_name="Nkambule")
+    job = job_process(
+        job=make_job(
+            other,
+            front=card("biden", first_name="Themba", last_name="Nkambule", id_number="8502025800089"),
+            self_=copy.getvalue(),
+        )
+    )
+    images = [d for d in job.duplicates if d["type"] == "IMAGE"]
+    assert [d["user_id"] for d in images] == [str(sipho.pk)]
+    assert "selfie looks the same" in images[0]["detail"]

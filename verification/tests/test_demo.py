@@ -1,0 +1,30 @@
+"""The demo's verification jobs: every outcome the product shows, through the real engine, idempotent."""
+
+import io
+
+import pytest
+
+from compliance.models import Alert
+from verification import demo
+from verification.models import VerificationJob
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_has_every_outcome_and_running_it_twice_changes_nothing(media):
+    demo.seed(io.StringIO())
+    jobs = VerificationJob.objects.all()
+    outcomes = sorted((job.status, job.decision, job.rejection_code) for job in jobs)
+    assert outcomes == sorted(
+        [
+            ("COMPLETED", "approved", ""),
+            ("REJECTED", "rejected", "FACE_MISMATCH"),
+            ("REJECTED", "rejected", "IMAGE_QUALITY"),
+            ("COMPLETED", "manual_review", ""),
+            ("PENDING", "", ""),
+        ]
+    )
+    assert Alert.objects.filter(alert_type="DUPLICATE_IDENTITY").count() == 1
+    before = sorted(jobs.values_list("id", "status", "updated_at"))
+    demo.seed(io.StringIO())
+    assert sorted(VerificationJob.objects.values_list("id", "status", "updated_at")) == before
