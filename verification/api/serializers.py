@@ -230,7 +230,7 @@ class JobListOut(serializers.Serializer):
     status = serializers.CharField()
     currentStage = serializers.CharField(source="current_stage")
     progressPercentage = serializers.IntegerField(source="progress")
-    decision = serializers.CharField()
+    decision = serializers.CharField(allow_null=True)
     similarity = serializers.SerializerMethodField()
     duplicates = serializers.SerializerMethodField()
     createdAt = serializers.DateTimeField(source="created_at")
@@ -241,6 +241,11 @@ class JobListOut(serializers.Serializer):
 
     def get_duplicates(self, job) -> int:
         return len(job.duplicates or [])
+
+    def to_representation(self, job):
+        data = super().to_representation(job)
+        data["decision"] = data["decision"] or None
+        return data
 
 
 def _band(similarity: float, *, approve_at: float, review_at: float) -> str:

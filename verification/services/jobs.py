@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from backoffice.errors import ValidationFailed
 from backoffice.services import audit_record
-from backoffice.uploads import upload_discard
+from backoffice.uploads import UploadRejected, upload_discard
 from kyc.choices import DocumentType, VerificationStatus
 from kyc.errors import UserArchived
 from kyc.models import PlatformUser
@@ -81,7 +81,12 @@ def job_create(*, user: PlatformUser, id_front, selfie, id_back=None, actor=None
             ):
                 if upload is None:
                     continue
-                documents[role] = user_document_upload(user=user, type=type_, file=upload)
+                try:
+                    documents[role] = user_document_upload(user=user, type=type_, file=upload)
+                except UploadRejected as error:
+                    # name the image that was refused, not the upload checks' generic "file"
+                    error.details = {role: [reason for reasons in (error.details or {}).values() for reason in reasons]}
+                    raise
                 stored.append(documents[role].file.name)
             now = timezone.now()
             record = user_verification_open(user=user, notes="Identity document and selfie submitted")
@@ -416,11 +421,15 @@ def job_decide(*, job: VerificationJob, actor, decision: str, note: str = "") ->
         raise UserDataNotFound()
     note = (note or "").strip()
     if decision not in (Decision.APPROVED, Decision.REJECTED):
-        raise ValidationFailed(details={"decision": ["Must be approved or rejected"]})
+        raise ValidationFailed(
+            "The decision must be approved or rejected", details={"decision": ["Must be approved or rejected"]}
+        )
     if decision == Decision.REJECTED and not note:
-        raise ValidationFailed(details={"note": ["Say why the verification is rejected"]})
+        raise ValidationFailed(
+            "A note is required to reject: say why", details={"note": ["Say why the verification is rejected"]}
+        )
     if len(note) > 2000:
-        raise ValidationFailed(details={"note": ["At most 2000 characters"]})
+        raise ValidationFailed("The note is too long", details={"note": ["At most 2000 characters"]})
     now = timezone.now()
     approved = decision == Decision.APPROVED
     job.stage_progress = stages.mark(job.stage_progress, Stage.FINAL_REVIEW, StageStatus.DONE, now)

@@ -73,6 +73,7 @@ def test_a_file_that_is_not_an_image_is_refused_and_nothing_is_kept(admin_client
     }
     response = admin_client_api.post(JOBS, body, format="multipart")
     assert response.status_code == 400
+    assert list(response.json()["error"]["details"]) == ["selfie"], "the answer names the image refused"
     assert not VerificationJob.objects.exists() and not KycDocument.objects.exists()
     assert not any(p.is_file() for p in media.rglob("*")), "the ID front stored first must be removed"
 
