@@ -44,6 +44,19 @@ OCR_ROWS = (
 )
 
 
+CHECK_LABELS = {
+    "image_quality": "Image quality",
+    "document_valid": "Document in date",
+    "face_match": "Same face",
+    "ocr_complete": "Card read in full",
+    "name_matches_profile": "Name agrees with the profile",
+    "id_number_matches_profile": "ID number agrees with the profile",
+    "date_of_birth_matches_profile": "Date of birth agrees with the profile",
+    "duplicates": "No other user with this identity",
+    "review_reasons": "Why a person must look",
+}
+
+
 class AwaitingReviewFilter(admin.SimpleListFilter):
     title = "manual review"
     parameter_name = "review"
@@ -180,9 +193,16 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
         duplicates = [
             {**d, "url": reverse("admin:kyc_platformuser_change", args=[d["user_id"]])} for d in job.duplicates or []
         ]
-        quality = [{"role": role, "issues": report.get("issues", [])} for role, report in (job.quality or {}).items()]
         stages = [
-            {"stage": Stage(stage).label, **entry, "seconds": (job.timings or {}).get(stage)}
+            {
+                "stage": Stage(stage).label,
+                **entry,
+                # the rule has run; what is left of final review is a person's
+                "status": "waiting for an officer"
+                if stage == Stage.FINAL_REVIEW and job.awaits_review
+                else entry.get("status"),
+                "seconds": (job.timings or {}).get(stage),
+            }
             for stage, entry in (job.stage_progress or {}).items()
             if stage in Stage.values
         ]
@@ -193,8 +213,10 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
             "user_url": reverse("admin:kyc_platformuser_change", args=[user.pk]) if user is not None else "",
             "images": images,
             "rows": rows,
-            "checks": [{**c, "label": c["name"].replace("_", " ").capitalize()} for c in job.checks or []],
-            "quality": quality,
+            "checks": [
+                {**c, "label": CHECK_LABELS.get(c["name"], c["name"].replace("_", " ").capitalize())}
+                for c in job.checks or []
+            ],
             "duplicates": duplicates,
             "stages": stages,
             "face": job.face_result or {},
