@@ -313,11 +313,13 @@ def _duplicate_identity(details: dict) -> Finding:
     kind = details.get("finding", "")
     score = details.get("score")
     how = _DUPLICATE_WHAT.get(kind, "may share an identity with")
+    other = str(details.get("otherUserId", "unknown"))
+    who = f"{details['otherUserName']} (user {other[:8]})" if details.get("otherUserName") else f"user {other}"
     what = (
-        f"The customer {how} user {details.get('otherUserId', 'unknown')}"
-        + (f" (similarity {float(score):.0f}%)" if isinstance(score, int | float) else "")
+        f"The customer {how} {who}"
+        + (f" (similarity {float(score):.0f}%)" if isinstance(score, int | float) and kind != "ID_NUMBER" else "")
         + "."
-        + (f" {details['detail']}." if details.get("detail") else "")
+        + (f" {details['detail']}." if details.get("detail") and kind == "IMAGE" else "")
     )
     rule = (
         "Identity verification: one person must hold one account; the same ID number, a face at or above the "

@@ -7,17 +7,20 @@ the finding and both user ids in ``details``. It is raised on the user whose che
 
 from compliance.choices import AlertType, Severity
 from compliance.services.alerts import NewAlert, alert_raise_many, dedup_key
+from kyc.models import PlatformUser
 
 SEVERITY = {"ID_NUMBER": Severity.HIGH, "FACE": Severity.HIGH, "IMAGE": Severity.MEDIUM}
 
 
 def duplicate_identity_alert(*, user, other_user_id, kind: str, score: float | None, source: dict, **_) -> None:
     pair = sorted([str(user.pk), str(other_user_id)])
+    other = PlatformUser.objects.filter(pk=other_user_id).only("first_name", "last_name").first()
     details = {
         "finding": kind,
         "userIds": pair,
         "userId": str(user.pk),
         "otherUserId": str(other_user_id),
+        "otherUserName": other.full_name if other is not None else "",
         "score": score,
         "jobId": source.get("jobId"),
         "detail": source.get("detail", ""),

@@ -147,7 +147,18 @@ def test_duplicate_identity_alerts_say_who_else_and_how():
         get_alert_type_display=lambda: "Duplicate identity",
     )
     result = finding(alert, None, [])
-    assert result.what == "The customer has the same face as user u-2 (similarity 93%). Same face."
+    assert result.what == "The customer has the same face as user u-2 (similarity 93%)."
+    alert.details = {
+        "finding": "IMAGE",
+        "otherUserId": "0ca4d984-caae-4192",
+        "otherUserName": "Sabelo Tfwala",
+        "score": 100.0,
+        "detail": "The selfie is the same file as one of theirs",
+    }
+    assert finding(alert, None, []).what == (
+        "The customer submitted an identity image also submitted by Sabelo Tfwala (user 0ca4d984) (similarity 100%)."
+        " The selfie is the same file as one of theirs."
+    )
     assert "once per pair of users" in result.rule
 
 
