@@ -72,6 +72,56 @@ class AwaitingReviewFilter(admin.SimpleListFilter):
         return queryset
 
 
+def framed_thumbnail(data: bytes, *, faces: list[dict], max_side: int) -> bytes:
+    """The image scaled to ``max_side`` with the engine's face boxes drawn: green the face compared, amber others.
+
+    The boxes are in the stored image's pixels (the engine reads the same upright image the upload stored).
+    """
+    from PIL import Image, ImageDraw
+
+    png = image_thumbnail_png(io.BytesIO(data), max_side=max_side)
+    if not faces:
+        return png
+    with Image.open(io.BytesIO(data)) as original:
+        width = original.width
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    scale = image.width / width if width else 1.0
+    draw = ImageDraw.Draw(image)
+    line = max(2, round(image.width / 150))
+    for index, face in enumerate(faces):
+        box = face.get("box") or {}
+        left, top = box.get("left", 0) * scale, box.get("top", 0) * scale
+        right, bottom = left + box.get("width", 0) * scale, top + box.get("height", 0) * scale
+        draw.rectangle((left, top, right, bottom), outline=(5, 150, 105) if index == 0 else (217, 119, 6), width=line)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+QUALITY_ROWS = (
+    ("size_px", "Face size", "{:.0f} px"),
+    ("sharpness", "Sharpness", "{:.0f}"),
+    ("brightness", "Brightness", "{:.0f} / 255"),
+    ("glare", "Glare", "{:.1%}"),
+)
+
+
+def quality_rows(job: VerificationJob) -> list[dict]:
+    """Per image: the measured face size, sharpness, brightness and glare, and the gate's problems."""
+    rows = []
+    for role, report in (job.quality or {}).items():
+        face = (report.get("faces") or [{}])[0]
+        metrics = [
+            {"label": label, "value": fmt.format(face[key])}
+            for key, label, fmt in QUALITY_ROWS
+            if isinstance(face.get(key), int | float)
+        ]
+        label = ImageRole(role).label if role in ImageRole.values else role
+        issues = [issue.get("message", "") for issue in report.get("issues", [])]
+        rows.append({"role": label, "passed": report.get("passed"), "metrics": metrics, "issues": issues})
+    return rows
+
+
 @admin.register(VerificationJob)
 class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
     list_display = (
@@ -213,6 +263,7 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
             "user_url": reverse("admin:kyc_platformuser_change", args=[user.pk]) if user is not None else "",
             "images": images,
             "rows": rows,
+            "quality": quality_rows(job),
             "checks": [
                 {**c, "label": CHECK_LABELS.get(c["name"], c["name"].replace("_", " ").capitalize())}
                 for c in job.checks or []
@@ -285,8 +336,9 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
         if data is None:
             raise Http404("No such image")
         side = THUMBNAIL_SIDE * 3 if request.GET.get("size") == "large" else THUMBNAIL_SIDE
+        faces = (job.quality or {}).get(role, {}).get("faces", [])
         try:
-            png = image_thumbnail_png(io.BytesIO(data), max_side=side)
+            png = framed_thumbnail(data, faces=faces, max_side=side)
         except (DomainError, ValueError, OSError):
             raise Http404("No preview for this image") from None
         response = HttpResponse(png, content_type="image/png")
