@@ -302,4 +302,38 @@ def seed(stdout) -> None:
     for user in PlatformUser.objects.filter(phone_number__in=[p["phone"] for p in profiles], name_keys__isnull=True):
         user_name_index(user=user)
     total = PlatformUser.objects.filter(phone_number__in=[p["phone"] for p in profiles]).count()
-    stdout.write(f"Users: {total} ({len(created)} new; password {PASSWORD})")
+    candidates = seed_identity_candidates()
+    stdout.write(
+        f"Users: {total} ({len(created)} new; password {PASSWORD}), "
+        f"{len(IDENTITY_CANDIDATES)} waiting for an identity check ({candidates} new)"
+    )
+
+
+# Users who signed up and have not yet proved who they are: verification's demo data runs their identity checks
+# (a card in their name, a selfie). Only names here: the check fills the rest of the profile.
+IDENTITY_CANDIDATES = [
+    ("+26876300001", "Mandla", "Hlatshwayo"),
+    ("+26876300002", "Musa", "Ginindza"),
+    ("+26876300003", "Sabelo", "Tfwala"),
+    ("+26876300004", "Mandla", "Hlatshwayo"),
+    ("+26876300005", "Lwazi", "Fakudze"),
+]
+
+
+def seed_identity_candidates() -> int:
+    created = 0
+    for phone, first, last in IDENTITY_CANDIDATES:
+        if PlatformUser.objects.filter(phone_number=phone).exists():
+            continue
+        user = PlatformUser.objects.create(
+            phone_number=phone,
+            first_name=first,
+            last_name=last,
+            email=f"{first.lower()}.{phone[-4:]}@users.demo",
+            referral_code=f"VER{phone[-5:]}",
+            password=make_password(PASSWORD),
+            is_phone_verified=True,
+        )
+        user_name_index(user=user)
+        created += 1
+    return created

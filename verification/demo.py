@@ -2,26 +2,25 @@
 one rejected for a dark selfie, one waiting for an officer because it duplicates an approved identity, and
 one not yet processed.
 
-Each job belongs to a demo user of its own (found by phone number), so running the seed twice changes
-nothing: a user who already has a job is left as they are. The faces are the project's copies of three
-public photographs (verification/fixtures/faces); the cards are drawn by ``verification.engine.cards``.
+Each job belongs to a demo user of its own (kyc's demo makes them: ``kyc.demo.IDENTITY_CANDIDATES``), so
+running the seed twice changes nothing: a user who already has a job is left as they are. The faces are the
+project's copies of three public photographs (verification/fixtures/faces); the cards are drawn by
+``verification.engine.cards``.
 """
 
 import datetime as dt
 from pathlib import Path
 
-from django.contrib.auth.hashers import make_password
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from backoffice.errors import DomainError
+from kyc.demo import PASSWORD
 from kyc.models import PlatformUser
-from kyc.services import user_name_index
 from verification.engine.cards import render_id_card, render_selfie
 from verification.models import VerificationJob
 from verification.services import job_create, job_process
 
 FACES = Path(__file__).resolve().parent / "fixtures" / "faces"
-PASSWORD = "User-Demo-2026!"
 
 # phone, first, last, card face, card id number, selfie face, selfie brightness, process it
 CASES = [
@@ -47,17 +46,8 @@ def seed(stdout) -> None:
     created = 0
     for phone, first, last, card_face, id_number, selfie_face, brightness, process in CASES:
         user = PlatformUser.objects.filter(phone_number=phone).first()
-        if user is None:
-            user = PlatformUser.objects.create(
-                phone_number=phone,
-                first_name=first,
-                last_name=last,
-                email=f"{first.lower()}.{phone[-4:]}@users.demo",
-                referral_code=f"VER{phone[-5:]}",
-                password=make_password(PASSWORD),
-                is_phone_verified=True,
-            )
-            user_name_index(user=user)
+        if user is None:  # kyc's demo makes them (kyc.demo.IDENTITY_CANDIDATES)
+            continue
         if VerificationJob.objects.filter(user=user).exists():
             continue
         card = render_id_card(

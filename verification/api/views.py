@@ -28,7 +28,7 @@ from verification.filtersets import JobFilterSet
 from verification.images import image_from_url
 
 TAG = ["Verification"]
-JOB_ID = OpenApiParameter("jobId", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The job's id")
+JOB_ID = OpenApiParameter("job_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The job's id")
 SINGLE = {"filter_backends": [], "pagination_class": None}
 
 
@@ -53,12 +53,23 @@ class VerificationViewSet(ApiViewSet):
     def get_queryset(self):
         return selectors.jobs()
 
+    def get_parsers(self):
+        # POST /verification/jobs is multipart; it shares its route with the list, so the choice is by method
+        # (a JSON body is parsed too, and answers which images are missing)
+        request = getattr(self, "request", None)
+        if (
+            request is not None
+            and request.method == "POST"
+            and getattr(self, "action_map", {}).get("post") == "create_job"
+        ):
+            return [MultiPartParser(), FormParser(), *super().get_parsers()]
+        return super().get_parsers()
+
     def _job(self):
         return selectors.job_get(job_id=self.kwargs.get("job_id"), principal=self.request.user)
 
     @extend_schema(tags=TAG, summary="List verification jobs", responses={200: s.JobListOut(many=True)})
-    # the parsers are those of POST /verification/jobs (multipart), which maps onto the same route
-    @action(detail=False, methods=["get"], url_path="jobs", parser_classes=[MultiPartParser, FormParser])
+    @action(detail=False, methods=["get"], url_path="jobs")
     def list_jobs(self, request):
         return self.paged(self.get_queryset(), s.JobListOut)
 
