@@ -10,7 +10,7 @@ import io
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -18,6 +18,7 @@ from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
 from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin
+from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.uploads import image_thumbnail_png
 from verification import selectors, services
@@ -344,3 +345,36 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
         response = HttpResponse(png, content_type="image/png")
         response["Cache-Control"] = "private, max-age=300"
         return response
+
+
+@register_card
+def _verification_cards(request) -> list[dict]:
+    """Jobs waiting for an officer (the officer's work), and failed runs that want another try."""
+    if not request.user.has_capability("verification.read"):
+        return []
+    counts = VerificationJob.objects.aggregate(
+        waiting=Count("pk", filter=Q(decision=Decision.MANUAL_REVIEW, decided_at__isnull=True)),
+        failed=Count("pk", filter=Q(status=JobStatus.FAILED)),
+    )
+    url = reverse("admin:verification_verificationjob_changelist")
+    cards = [
+        {
+            "title": "Identity checks to review",
+            "value": counts["waiting"],
+            "hint": "Verification jobs waiting for a compliance officer",
+            "link": url + "?review=waiting",
+            "group": "my work",
+            "tone": "warning" if counts["waiting"] else "",
+        }
+    ]
+    if counts["failed"]:
+        cards.append(
+            {
+                "title": "Failed identity checks",
+                "value": counts["failed"],
+                "hint": "A provider error stopped them; run them again from the job page",
+                "link": url + f"?status__exact={JobStatus.FAILED}",
+                "tone": "danger",
+            }
+        )
+    return cards

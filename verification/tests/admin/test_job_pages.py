@@ -112,3 +112,11 @@ def test_a_rejected_job_page_says_why(sipho, make_job):
     page = client.get(change_url(job)).content.decode()
     assert "does not match the photo on the ID document" in page
     assert 'value="approved"' not in page
+
+
+def test_the_dashboard_counts_the_jobs_waiting_for_an_officer(waiting):
+    client, _ = browser("compliance_officer")
+    page = client.get(reverse("admin:index")).content.decode()
+    assert "Identity checks to review" in page and "?review=waiting" in page
+    support, _ = browser("support")
+    assert "Identity checks to review" not in support.get(reverse("admin:index")).content.decode()
