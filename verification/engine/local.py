@@ -39,6 +39,8 @@ class _Models:
         self.detector = dlib.get_frontal_face_detector()
         self.shape_predictor = dlib.shape_predictor(face_recognition_models.pose_predictor_five_point_model_location())
         self.encoder = dlib.face_recognition_model_v1(face_recognition_models.face_recognition_model_location())
+        # the ResNet keeps each layer's output in the network object: one forward pass at a time
+        self.encoder_lock = threading.Lock()
 
 
 _models: _Models | None = None
@@ -128,7 +130,9 @@ class LocalProvider:
     def _descriptor(self, small: np.ndarray, detected: _Detected) -> tuple[float, ...]:
         m = models()
         shape = m.shape_predictor(small, detected.rect)
-        return tuple(float(x) for x in m.encoder.compute_face_descriptor(small, shape))
+        with m.encoder_lock:
+            descriptor = m.encoder.compute_face_descriptor(small, shape)
+        return tuple(float(x) for x in descriptor)
 
     def check_quality(self, image: bytes, *, role: Role) -> QualityReport:
         try:
