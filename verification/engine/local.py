@@ -17,7 +17,7 @@ from importlib import metadata
 import numpy as np
 
 from verification.engine import ocr, quality
-from verification.engine.errors import EngineError, FaceComparisonFailed, NotAnImage
+from verification.engine.errors import EngineError, FaceComparisonFailed
 from verification.engine.images import downscale, load_image
 from verification.engine.providers import SIMILARITY_BREAKPOINTS, face_distance_to_similarity
 from verification.engine.quality import IMAGE_NAMES, QualityLimits
@@ -160,12 +160,12 @@ class LocalProvider:
         for data, role in ((source, "idFront"), (target, "selfie")):
             try:
                 face = self._largest_face(data, role)
-            except NotAnImage as exc:
-                raise FaceComparisonFailed(f"Face comparison failed: the {IMAGE_NAMES[role]} is not an image ({exc})")
-            except EngineError as exc:
-                raise FaceComparisonFailed(f"Face comparison failed: {exc}") from None
+            except EngineError as exc:  # not an image, too large
+                raise FaceComparisonFailed(
+                    f"Face comparison failed: the {IMAGE_NAMES[role]} is not a usable image ({exc})"
+                ) from None
             except Exception as exc:  # dlib raises RuntimeError on odd input
-                raise FaceComparisonFailed(f"Face comparison failed: {exc}") from None
+                raise FaceComparisonFailed(f"Face comparison failed on the {IMAGE_NAMES[role]}: {exc}") from None
             if face is None:
                 raise FaceComparisonFailed(f"Face comparison failed: no face was found in the {IMAGE_NAMES[role]}.")
             faces.append(face)
