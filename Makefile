@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml bench-uploads bench-vendor-kyc bench-peps clean
+.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml bench-uploads bench-vendor-kyc bench-peps bench-verification clean
 
 install: $(STAMP)
 
@@ -54,7 +54,7 @@ test: install lint
 		$(PY) -m pytest $(PYTEST_ARGS)
 
 # Benchmarks load large data sets into their own PostgreSQL databases; run them on purpose, not in CI.
-bench: bench-kyc bench-sars bench-aml bench-peps
+bench: bench-kyc bench-sars bench-aml bench-peps bench-verification
 
 bench-kyc: install
 	$(PY) bench/kyc_users.py $(BENCH_ARGS)
@@ -76,6 +76,10 @@ bench-vendor-kyc: install
 bench-peps: install
 	$(PY) bench/pep_matcher_quality.py --no-rigour --quiet
 	$(PY) bench/pep_screening.py $(BENCH_ARGS)
+
+# The local verification engine (dlib, tesseract): stage times, OCR accuracy on rendered cards, 1:N face search.
+bench-verification: install
+	$(PY) bench/verification_engine.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

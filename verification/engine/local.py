@@ -17,7 +17,7 @@ from importlib import metadata
 import numpy as np
 
 from verification.engine import ocr, quality
-from verification.engine.errors import EngineError, FaceComparisonFailed, NotAnImage
+from verification.engine.errors import EngineError, FaceComparisonFailed
 from verification.engine.images import downscale, load_image
 from verification.engine.providers import SIMILARITY_BREAKPOINTS, face_distance_to_similarity
 from verification.engine.quality import IMAGE_NAMES, QualityLimits
@@ -39,6 +39,8 @@ class _Models:
         self.detector = dlib.get_frontal_face_detector()
         self.shape_predictor = dlib.shape_predictor(face_recognition_models.pose_predictor_five_point_model_location())
         self.encoder = dlib.face_recognition_model_v1(face_recognition_models.face_recognition_model_location())
+        # the ResNet keeps each layer's output in the network object: one forward pass at a time
+        self.encoder_lock = threading.Lock()
 
 
 _models: _Models | None = None
@@ -128,7 +130,9 @@ class LocalProvider:
     def _descriptor(self, small: np.ndarray, detected: _Detected) -> tuple[float, ...]:
         m = models()
         shape = m.shape_predictor(small, detected.rect)
-        return tuple(float(x) for x in m.encoder.compute_face_descriptor(small, shape))
+        with m.encoder_lock:
+            descriptor = m.encoder.compute_face_descriptor(small, shape)
+        return tuple(float(x) for x in descriptor)
 
     def check_quality(self, image: bytes, *, role: Role) -> QualityReport:
         try:
@@ -156,12 +160,12 @@ class LocalProvider:
         for data, role in ((source, "idFront"), (target, "selfie")):
             try:
                 face = self._largest_face(data, role)
-            except NotAnImage as exc:
-                raise FaceComparisonFailed(f"Face comparison failed: the {IMAGE_NAMES[role]} is not an image ({exc})")
-            except EngineError as exc:
-                raise FaceComparisonFailed(f"Face comparison failed: {exc}") from None
+            except EngineError as exc:  # not an image, too large
+                raise FaceComparisonFailed(
+                    f"Face comparison failed: the {IMAGE_NAMES[role]} is not a usable image ({exc})"
+                ) from None
             except Exception as exc:  # dlib raises RuntimeError on odd input
-                raise FaceComparisonFailed(f"Face comparison failed: {exc}") from None
+                raise FaceComparisonFailed(f"Face comparison failed on the {IMAGE_NAMES[role]}: {exc}") from None
             if face is None:
                 raise FaceComparisonFailed(f"Face comparison failed: no face was found in the {IMAGE_NAMES[role]}.")
             faces.append(face)

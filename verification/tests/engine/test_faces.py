@@ -75,3 +75,12 @@ def test_the_similarity_falls_monotonically_with_the_distance():
     assert all(a >= b for a, b in zip(values, values[1:], strict=False))
     assert face_distance_to_similarity(-0.1) == 100.0
     assert face_distance_to_similarity(float("nan")) == 0.0
+
+
+def test_concurrent_comparisons_give_the_same_answer(local, obama_card, obama_selfie):
+    from concurrent.futures import ThreadPoolExecutor
+
+    expected = local.compare_faces(obama_card, obama_selfie).distance
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        distances = list(pool.map(lambda _: local.compare_faces(obama_card, obama_selfie).distance, range(4)))
+    assert distances == pytest.approx([expected] * 4, abs=1e-6)
