@@ -52,6 +52,40 @@ def _client_errors() -> tuple[type[Exception], ...]:
     return (BotoCoreError, ClientError)
 
 
+# error codes after which the same request may succeed: throttling, capacity, the service's own failures
+RETRYABLE_CODES = frozenset(
+    {
+        "ThrottlingException",
+        "Throttling",
+        "ProvisionedThroughputExceededException",
+        "LimitExceededException",
+        "TooManyRequestsException",
+        "RequestLimitExceeded",
+        "InternalServerError",
+        "InternalFailure",
+        "ServiceUnavailable",
+        "ServiceUnavailableException",
+        "RequestTimeout",
+        "RequestTimeoutException",
+    }
+)
+
+
+def is_retryable(exc: Exception) -> bool:
+    """Whether the same AWS call may succeed if tried again: throttling, a 5xx, a timeout, a lost connection;
+    not a refused request (bad parameters, no face, access denied, an image Textract cannot read)."""
+    from botocore.exceptions import ConnectionClosedError, ConnectionError, ReadTimeoutError
+
+    if isinstance(exc, ConnectionError | ReadTimeoutError | ConnectionClosedError):
+        return True
+    response = getattr(exc, "response", None) or {}
+    if not isinstance(response, dict):
+        return False
+    code = (response.get("Error") or {}).get("Code", "")
+    status = (response.get("ResponseMetadata") or {}).get("HTTPStatusCode", 0) or 0
+    return code in RETRYABLE_CODES or int(status) >= 500
+
+
 def _error_text(exc: Exception) -> str:
     response = getattr(exc, "response", None) or {}
     error = response.get("Error", {}) if isinstance(response, dict) else {}
@@ -183,7 +217,8 @@ class AwsProvider:
             )
         except _client_errors() as exc:
             raise FaceComparisonFailed(
-                f"Face comparison failed: Rekognition could not check the {IMAGE_NAMES[role]} ({_error_text(exc)})."
+                f"Face comparison failed: Rekognition could not check the {IMAGE_NAMES[role]} ({_error_text(exc)}).",
+                retryable=is_retryable(exc),
             ) from None
         details = [d for d in answer.get("FaceDetails", []) if d.get("Confidence", 0) >= AWS_MIN_FACE_CONFIDENCE]
         faces = tuple(
@@ -223,7 +258,7 @@ class AwsProvider:
                 raise FaceComparisonFailed(
                     f"Face comparison failed: no face was found in the ID photo or in the selfie ({text})."
                 ) from None
-            raise FaceComparisonFailed(f"Face comparison failed: {text}.") from None
+            raise FaceComparisonFailed(f"Face comparison failed: {text}.", retryable=is_retryable(exc)) from None
         matches = answer.get("FaceMatches") or []
         if not matches:
             raise FaceComparisonFailed("Face comparison failed: no face was found in the selfie.")
@@ -264,7 +299,9 @@ class AwsProvider:
         try:
             answer = self._client("textract").analyze_id(DocumentPages=pages)
         except _client_errors() as exc:
-            raise OcrFailed(f"OCR extraction failed: Textract answered {_error_text(exc)}.") from None
+            raise OcrFailed(
+                f"OCR extraction failed: Textract answered {_error_text(exc)}.", retryable=is_retryable(exc)
+            ) from None
         return self._ocr_result(answer)
 
     def _ocr_result(self, answer: dict) -> OcrResult:

@@ -70,14 +70,63 @@ def is_public_address(address: str) -> bool:
     )
 
 
+def ip_literal(host: str) -> str | None:
+    """The address an IP literal in any notation stands for, or None when ``host`` is a name.
+
+    Besides the canonical forms, the notations ``inet_aton`` accepts (and so curl, browsers and many HTTP
+    clients): one to four dot-separated parts, each decimal, octal (leading 0) or hex (0x), the last part filling
+    the remaining bytes: ``2130706433``, ``0177.0.0.1``, ``0x7f.0.0.1``, ``127.1`` are all 127.0.0.1. They are
+    checked here, without a lookup, so whether they are refused does not depend on the resolver.
+    """
+    host = host.strip("[]").rstrip(".")
+    try:
+        return str(ipaddress.ip_address(host.split("%", 1)[0]))
+    except ValueError:
+        pass
+    parts = host.split(".")
+    if not 1 <= len(parts) <= 4:
+        return None
+    numbers = []
+    for part in parts:
+        try:
+            if part.lower().startswith("0x"):
+                numbers.append(int(part[2:] or "0", 16))
+            elif len(part) > 1 and part.startswith("0"):
+                numbers.append(int(part, 8))
+            elif part.isdigit():
+                numbers.append(int(part))
+            else:
+                return None
+        except ValueError:
+            return None
+    *head, last = numbers
+    if any(n > 255 for n in head) or last >= 256 ** (4 - len(head)):
+        return None
+    value = 0
+    for n in head:
+        value = value * 256 + n
+    value = value * 256 ** (4 - len(head)) + last
+    return str(ipaddress.IPv4Address(value))
+
+
 def _resolve(host: str, port: int, *, exact: bool) -> str:
+    literal = ip_literal(host)
+    if literal is not None:
+        if not exact and not is_public_address(literal):
+            raise ImageUrlNotAllowed(
+                f"The image URL points to a private or reserved address ({literal}); that host is not allowed."
+            )
+        return literal
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        raise ImageFetchFailed(f"The image host {host} could not be resolved ({exc}).") from None
+        raise ImageFetchFailed(
+            f"The image host {host} could not be resolved ({exc}).",
+            retryable=getattr(exc, "errno", None) == socket.EAI_AGAIN,  # a resolver's "try again"
+        ) from None
     addresses = list(dict.fromkeys(info[4][0] for info in infos))
     if not addresses:
-        raise ImageFetchFailed(f"The image host {host} has no address.")
+        raise ImageFetchFailed(f"The image host {host} has no address.", retryable=False)
     if not exact:
         for address in addresses:
             if not is_public_address(address):
@@ -160,14 +209,20 @@ def fetch_image(
                 current = urljoin(current, response.headers["Location"])
                 continue
             if response.status >= 400:
-                raise ImageFetchFailed(f"The image could not be fetched: {host} answered HTTP {response.status}.")
+                # a 4xx will answer the same next time; a 5xx may not
+                raise ImageFetchFailed(
+                    f"The image could not be fetched: {host} answered HTTP {response.status}.",
+                    retryable=response.status >= 500 or response.status in (408, 429),
+                )
             if response.status != 200:
-                raise ImageFetchFailed(f"The image could not be fetched: {host} answered HTTP {response.status}.")
+                raise ImageFetchFailed(
+                    f"The image could not be fetched: {host} answered HTTP {response.status}.", retryable=False
+                )
             return _read_body(response, max_bytes=max_bytes, deadline=deadline, host=host)
         finally:
             response.release_conn()
             pool.close()
-    raise ImageFetchFailed(f"The image URL redirected more than {MAX_REDIRECTS} times.")
+    raise ImageFetchFailed(f"The image URL redirected more than {MAX_REDIRECTS} times.", retryable=False)
 
 
 def _read_body(response, *, max_bytes: int, deadline: float, host: str) -> bytes:

@@ -6,7 +6,7 @@ import boto3
 import pytest
 from botocore.stub import ANY, Stubber
 
-from verification.engine.aws import AwsProvider, parse_mrz
+from verification.engine.aws import AwsProvider, is_retryable, parse_mrz
 from verification.engine.errors import FaceComparisonFailed, OcrFailed
 
 
@@ -85,8 +85,47 @@ def test_the_back_goes_as_a_second_page(aws, obama_card):
 def test_a_textract_error_is_an_ocr_failure(aws, obama_card):
     provider, textract, _ = aws
     textract.add_client_error("analyze_id", "ProvisionedThroughputExceededException", "Slow down")
-    with pytest.raises(OcrFailed, match="^OCR extraction failed: .*ProvisionedThroughputExceededException"):
+    with pytest.raises(OcrFailed, match="^OCR extraction failed: .*ProvisionedThroughputExceededException") as error:
         provider.extract_text(obama_card)
+    assert error.value.retryable  # throttled: the same call may succeed later
+
+
+def test_a_document_textract_cannot_read_is_not_retryable(aws, obama_card):
+    provider, textract, _ = aws
+    textract.add_client_error("analyze_id", "UnsupportedDocumentException", "not a document", http_status_code=400)
+    with pytest.raises(OcrFailed) as error:
+        provider.extract_text(obama_card)
+    assert not error.value.retryable
+
+
+def test_a_service_failure_is_retryable(aws, obama_card, obama_selfie):
+    provider, textract, rekognition = aws
+    textract.add_client_error("analyze_id", "InternalServerError", "oops", http_status_code=500)
+    with pytest.raises(OcrFailed) as ocr_error:
+        provider.extract_text(obama_card)
+    assert ocr_error.value.retryable
+    rekognition.add_client_error("compare_faces", "SomethingNew", "unavailable", http_status_code=503)
+    with pytest.raises(FaceComparisonFailed) as face_error:
+        provider.compare_faces(obama_card, obama_selfie)
+    assert face_error.value.retryable
+
+
+@pytest.mark.parametrize(
+    ("error", "retryable"),
+    [
+        ("EndpointConnectionError", True),
+        ("ConnectTimeoutError", True),
+        ("ReadTimeoutError", True),
+        ("ConnectionClosedError", True),
+        ("NoCredentialsError", False),
+        ("ParamValidationError", False),
+    ],
+)
+def test_connection_errors_are_retryable_and_configuration_errors_are_not(error, retryable):
+    from botocore import exceptions
+
+    kwargs = {"endpoint_url": "https://textract.af-south-1.amazonaws.com", "report": "bad"}
+    assert is_retryable(getattr(exceptions, error)(**kwargs)) is retryable
 
 
 def _face(left, top, width, height, confidence=99.9, brightness=None, sharpness=None) -> dict:
@@ -131,8 +170,9 @@ def test_no_face_found_by_rekognition_is_a_comparison_failure(aws, obama_card, o
 def test_a_rekognition_error_is_a_comparison_failure(aws, obama_card, obama_selfie):
     provider, _, rekognition = aws
     rekognition.add_client_error("compare_faces", "AccessDeniedException", "not allowed", http_status_code=403)
-    with pytest.raises(FaceComparisonFailed, match="AccessDeniedException"):
+    with pytest.raises(FaceComparisonFailed, match="AccessDeniedException") as error:
         provider.compare_faces(obama_card, obama_selfie)
+    assert not error.value.retryable
 
 
 def test_detect_faces_feeds_the_quality_gate_on_aws_scales(aws, obama_selfie):
@@ -179,8 +219,9 @@ def test_the_back_is_checked_locally_and_embeddings_are_not_offered(aws, obama_c
 def test_a_detect_faces_error_is_a_comparison_failure(aws, obama_selfie):
     provider, _, rekognition = aws
     rekognition.add_client_error("detect_faces", "ThrottlingException", "slow down")
-    with pytest.raises(FaceComparisonFailed, match="ThrottlingException"):
+    with pytest.raises(FaceComparisonFailed, match="ThrottlingException") as error:
         provider.check_quality(obama_selfie, role="selfie")
+    assert error.value.retryable
 
 
 def test_versions_and_thresholds_are_recorded():
