@@ -24,8 +24,8 @@ LAYOUTS = ("eswatini", "generic", "stacked")
 _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 
 
-def _font(size: int, bold: bool = False) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    path = FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+def _font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    path = FONT_DIR / ("DejaVuSansMono.ttf" if mono else "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
     try:
         return ImageFont.truetype(str(path), size)
     except OSError:  # no DejaVu on this machine: Pillow's own font (smaller, still legible)
@@ -199,3 +199,75 @@ def render_selfie(face: bytes, *, brightness: float = 1.0, blur: float = 0.0, ex
         photo = both
     photo = _defects(photo, blur=blur, brightness=brightness, glare=False)
     return _encode(photo, "JPEG")
+
+
+PASSPORT_SIZE = (1000, 700)
+
+
+def render_passport(
+    *,
+    face: bytes | None,
+    first_name: str,
+    last_name: str,
+    passport_number: str,
+    date_of_birth: date,
+    sex: str,
+    nationality: str = "SWZ",
+    expiry_date: date,
+    visual: dict[str, str] | None = None,
+    mrz_lines: tuple[str, str] | None = None,
+    blur: float = 0,
+    brightness: float = 1.0,
+    fmt: str = "PNG",
+) -> bytes:
+    """A photographed passport data page: portrait, labelled fields and the two-line machine-readable zone
+    (ICAO 9303 TD3) in a monospace font at the bottom. ``visual`` overrides what the labelled fields print (to
+    make the two zones disagree); ``mrz_lines`` replaces the computed zone (to print a corrupted one)."""
+    from verification.engine.mrz import make_td3
+
+    width, height = PASSPORT_SIZE
+    page = Image.new("RGB", PASSPORT_SIZE, (236, 232, 240))
+    draw = ImageDraw.Draw(page)
+    draw.text((30, 20), "PASSPORT", font=_font(30, bold=True), fill=(60, 30, 90))
+    draw.text((300, 28), "KINGDOM OF ESWATINI", font=_font(22), fill=(60, 30, 90))
+    portrait_box = (40, 90, 300, 430)
+    draw.rectangle(portrait_box, fill=(200, 205, 210))
+    if face is not None:
+        photo = ImageOps.fit(
+            _decode(face),
+            (portrait_box[2] - portrait_box[0], portrait_box[3] - portrait_box[1]),
+            Image.Resampling.LANCZOS,
+            centering=(0.5, 0.35),
+        )
+        page.paste(photo, portrait_box[:2])
+    printed = {
+        "Surname": last_name.upper(),
+        "Given names": first_name.upper(),
+        "Passport No.": passport_number,
+        "Nationality": nationality,
+        "Date of birth": format_date(date_of_birth, "eswatini"),
+        "Sex": sex.upper()[:1],
+        "Date of expiry": format_date(expiry_date, "eswatini"),
+    }
+    printed.update(visual or {})
+    label_font, value_font = _font(18), _font(26, bold=True)
+    y = 90
+    for label, value in printed.items():
+        draw.text((340, y + 5), label, font=label_font, fill=(70, 80, 90))
+        draw.text((540, y), value, font=value_font, fill=(10, 10, 10))
+        y += 48
+    lines = mrz_lines or make_td3(
+        surname=last_name,
+        given_names=first_name,
+        document_number=passport_number,
+        nationality=nationality,
+        date_of_birth=date_of_birth,
+        sex=sex,
+        expiry_date=expiry_date,
+    )
+    draw.rectangle((0, 540, width, height), fill=(246, 244, 248))
+    mono = _font(36, mono=True)
+    for index, line in enumerate(lines):
+        draw.text((30, 565 + index * 52), line, font=mono, fill=(10, 10, 10))
+    page = _defects(page, blur=blur, brightness=brightness, glare=False)
+    return _encode(page, fmt)
