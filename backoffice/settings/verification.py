@@ -13,6 +13,9 @@ from backoffice.env import env_choice, env_float, env_int, env_list, env_str
 
 # local: dlib and tesseract on this machine, no network; aws: Textract and Rekognition
 VERIFICATION_PROVIDER = env_choice("VERIFICATION_PROVIDER", "local", {"local", "aws"})
+# the local provider's OCR: tesseract (the Debian package tesseract-ocr), rapidocr (models in the wheel), or
+# auto: tesseract when its binary is on the PATH, else rapidocr (docs/verification-engine.md, "Text extraction")
+VERIFICATION_OCR_ENGINE = env_choice("VERIFICATION_OCR_ENGINE", "auto", {"auto", "tesseract", "rapidocr"})
 # hosts (host or host:port) the test endpoints may fetch images from, besides this service's own storage
 VERIFICATION_ALLOWED_IMAGE_HOSTS = [host.lower() for host in env_list("VERIFICATION_ALLOWED_IMAGE_HOSTS", [])]
 VERIFICATION_AWS_REGION = env_str("VERIFICATION_AWS_REGION") or env_str("AWS_DEFAULT_REGION") or "af-south-1"

@@ -153,7 +153,7 @@ class AwsProvider:
         self._rekognition = rekognition
         self._lock = threading.Lock()
 
-    def configure(self, *, limits: QualityLimits, region: str) -> None:
+    def configure(self, *, limits: QualityLimits, region: str, ocr_engine: str = "auto") -> None:
         self.limits = limits
         if region != self.region:
             with self._lock:

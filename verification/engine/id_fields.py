@@ -5,7 +5,7 @@ Built for Eswatini's national ID and cards laid out like it: a label, then its v
 take their values from the next line in the same order ("6108041234567 04 AUG 1961").
 
 Labels: Surname / Last name / Family name; Forenames / Names / First name(s) / Given names; ID No / Personal
-ID No / PIN / Identity number; Date of Birth / DOB / Birth date; Sex / Gender; Nationality / Citizenship;
+ID No / PIN / Identity number / Passport No; Date of Birth / DOB / Birth date; Sex / Gender; Nationality / Citizenship;
 Date of Expiry / Expiry / Valid until. Long labels are matched with a small tolerance for OCR misreadings.
 
 Values: names are title-cased (accents, hyphens and apostrophes kept); ID numbers keep digits only, after
@@ -47,6 +47,10 @@ LABELS: dict[str, tuple[str, ...]] = {
         "personal id",
         "national id number",
         "national id no",
+        "passport number",
+        "passport no",
+        "document number",
+        "document no",
         "identity number",
         "identity no",
         "id number",
@@ -269,8 +273,49 @@ def _label_at(tokens: list[str], start: int) -> tuple[str, int] | None:
     return name, span
 
 
+# labels written without their spaces ("dateofbirth"), longest first, for words OCR glued together
+_GLUED_LABELS = sorted(
+    {label.replace(" ", ""): label for labels in LABELS.values() for label in labels}.items(), key=lambda i: -len(i[0])
+)
+
+
+def _unglue(words: list[Word]) -> list[Word]:
+    """Words with a label glued to its value or to itself split apart, as OCR that drops spaces writes them:
+    "DateofBirth" → "Date of Birth"; "Names:SIPHO" → "Names", "SIPHO"; "IDNo:6108..." / "PIN6108..." → the label,
+    then the number. A glued label must be the whole word, or be followed by a colon, a digit, or (for labels of
+    five letters or more) a capital after a small letter ("SurnameOBAMA"), so a name that merely starts like a
+    label ("Pinto") is left alone."""
+    out: list[Word] = []
+    for word in words:
+        text = word.text
+        lowered = text.lower()
+        split = None
+        for glued, label in _GLUED_LABELS:
+            if len(glued) < 3 or not lowered.startswith(glued):
+                continue
+            rest = text[len(glued) :]
+            if rest in ("", ":", ".", ":."):
+                if " " in label:
+                    split = [*label.split(), rest] if rest else label.split()
+                break
+            head = rest.lstrip(".:")
+            if (
+                rest[0] in ":."
+                or rest[0].isdigit()
+                or (len(glued) >= 5 and rest[0].isupper() and text[len(glued) - 1].islower())
+            ):
+                split = [*label.split(), head] if head else label.split()
+                break
+        if split is None:
+            out.append(word)
+        else:
+            out.extend(Word(piece, word.confidence) for piece in split if piece)
+    return out
+
+
 def _segments(words: list[Word]) -> list[tuple[str | None, list[Word]]]:
     """A line cut into (field or None, value words): ``[(None, noise), ("lastName", [OBAMA]), ...]``."""
+    words = _unglue(words)
     tokens = [w.text for w in words]
     segments: list[tuple[str | None, list[Word]]] = [(None, [])]
     index = 0

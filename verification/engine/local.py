@@ -1,4 +1,4 @@
-"""The local provider: dlib's face models and tesseract, on this machine, with no network and no account.
+"""The local provider: dlib's face models and tesseract or RapidOCR, on this machine, with no network and no account.
 
 * Faces: dlib's HOG frontal face detector, its 5-point shape predictor and its ResNet descriptor (128 floats;
   two photos of one person are usually under 0.6 apart). The model files come from the
@@ -8,7 +8,8 @@
   more than a ~150 px face). The detector runs without upsampling first (it finds faces from ~80 px) and, when it
   finds none, once more upsampled 2x (faces from ~40 px: a small portrait on a card, a person far away), so a
   small face is reported as too small rather than missing.
-* Text: ``verification.engine.ocr`` (tesseract) and ``verification.engine.id_fields``.
+* Text: ``verification.engine.ocr`` (tesseract or RapidOCR, ``VERIFICATION_OCR_ENGINE``),
+  ``verification.engine.id_fields`` and ``verification.engine.mrz``.
 """
 
 import threading
@@ -77,11 +78,13 @@ def _version(package: str) -> str:
 class LocalProvider:
     name = "local"
 
-    def __init__(self, limits: QualityLimits | None = None):
+    def __init__(self, limits: QualityLimits | None = None, ocr_engine: str = "auto"):
         self.limits = limits or QualityLimits()
+        self.ocr_engine = ocr.engine_name(ocr_engine)
 
-    def configure(self, *, limits: QualityLimits, region: str) -> None:
+    def configure(self, *, limits: QualityLimits, region: str, ocr_engine: str = "auto") -> None:
         self.limits = limits
+        self.ocr_engine = ocr.engine_name(ocr_engine)
 
     def versions(self) -> dict[str, str]:
         return {
@@ -91,8 +94,12 @@ class LocalProvider:
             "face_descriptor": "dlib_face_recognition_resnet_model_v1",
             "shape_predictor": "shape_predictor_5_face_landmarks",
             "face_recognition_models": _version("face_recognition_models"),
-            "tesseract": ocr.tesseract_version(),
-            "pytesseract": _version("pytesseract"),
+            "ocr_engine": self.ocr_engine,
+            **(
+                {"tesseract": ocr.tesseract_version(), "pytesseract": _version("pytesseract")}
+                if self.ocr_engine == "tesseract"
+                else {"rapidocr_onnxruntime": ocr.rapidocr_version(), "onnxruntime": _version("onnxruntime")}
+            ),
         }
 
     def thresholds(self) -> dict[str, float]:
@@ -194,4 +201,4 @@ class LocalProvider:
     # text
 
     def extract_text(self, id_front: bytes, id_back: bytes | None = None) -> OcrResult:
-        return ocr.extract(id_front, id_back)
+        return ocr.extract(id_front, id_back, engine=self.ocr_engine)

@@ -16,6 +16,7 @@ A zone whose check digits all pass is ``valid``; each failing check digit is nam
 """
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -64,7 +65,9 @@ class Mrz:
 
 
 def _clean(line: str) -> str:
-    return re.sub(r"\s+", "", line.translate(_FILLER_LOOKALIKES)).upper()
+    # compatibility forms first (full-width letters, "℃" that RapidOCR's Chinese-trained recogniser reads for C)
+    line = unicodedata.normalize("NFKC", line.translate(_FILLER_LOOKALIKES)).replace("°", "")
+    return re.sub(r"\s+", "", line).upper()
 
 
 def _fillers(line: str) -> str:

@@ -1,13 +1,24 @@
-"""Text extraction with tesseract (through pytesseract), then the ID-card parser (``id_fields``).
+"""Text extraction with tesseract (through pytesseract) or RapidOCR (PaddleOCR's models on onnxruntime), then
+the ID-card parser (``id_fields``) and the machine-readable zone's (``mrz``).
 
 Tesseract reads printed cards well when the text is 20-40 px high, so the photo is converted to grey and
 upscaled when small (a card photographed at 600 px wide has 10-15 px letters). Page segmentation mode 4
 ("a single column of text of variable sizes") keeps each label on the line of its value, which the default
 mode 3 splits into a column of labels and a column of values.
+
+RapidOCR finds text segments (a label, a value) and reads each; segments whose vertical extents overlap are
+joined into one line, left to right, so a label and its value meet again. Its recogniser drops some spaces
+between words ("SIPHOMANDLA"): they are put back where the segment's own pixels show a gap between letters
+wider than a third of the text's height (``restore_spaces``). Its models ship in the wheel: no system package.
+
+``engine_name(setting)`` chooses: ``tesseract``, ``rapidocr``, or ``auto`` (tesseract when its binary is on
+the PATH, else RapidOCR; docs/verification-engine.md says why, with the measurements).
 """
 
 import dataclasses
 import functools
+import shutil
+import threading
 
 from PIL import Image, ImageOps
 
@@ -23,6 +34,24 @@ MIN_LONGEST_SIDE = 1000
 TESSERACT_CONFIG = "--oem 1 --psm 4"
 LANGUAGE = "eng"
 TIMEOUT_SECONDS = 30
+ENGINES = ("tesseract", "rapidocr")
+# RapidOCR's detector sees the image with its longest side at most this (its default scales the *shortest* side
+# up to 736 px: a 1000x630 card became 1168x736, 20-30% slower for the same text; docs/verification-engine.md)
+RAPIDOCR_DET_LONGEST_SIDE = 960
+# a gap between letters wider than this share of the text's height is a space (DejaVu at 30 px: letters 0-4 px
+# apart, words 9-12 px)
+SPACE_GAP_RATIO = 0.3
+
+
+def engine_name(setting: str | None = "auto") -> str:
+    """The OCR engine a setting means: ``tesseract`` / ``rapidocr`` as named; ``auto`` (or None): tesseract when
+    its binary is on the PATH, otherwise RapidOCR (whose models ship in its wheel)."""
+    setting = (setting or "auto").lower()
+    if setting in ENGINES:
+        return setting
+    if setting != "auto":
+        raise ValueError(f"unknown OCR engine {setting!r}: auto, {', '.join(ENGINES)}")
+    return "tesseract" if shutil.which("tesseract") else "rapidocr"
 
 
 @functools.cache
@@ -45,7 +74,14 @@ def prepare(image: Image.Image) -> Image.Image:
     return grey
 
 
-def read_lines(image: Image.Image) -> tuple[list[list[Word]], str]:
+def read_lines(image: Image.Image, engine: str = "tesseract") -> tuple[list[list[Word]], str]:
+    """The words the engine reads, grouped in lines (reading order), and the plain text; raises OcrFailed."""
+    if engine == "rapidocr":
+        return rapidocr_lines(image)
+    return tesseract_lines(image)
+
+
+def tesseract_lines(image: Image.Image) -> tuple[list[list[Word]], str]:
     """The words tesseract reads, grouped in lines (reading order), and the plain text; raises OcrFailed."""
     try:
         import pytesseract
@@ -74,19 +110,138 @@ def read_lines(image: Image.Image) -> tuple[list[list[Word]], str]:
     return ordered, raw_text
 
 
-def _parse_image(data: bytes, which: str) -> tuple[list[list[Word]], str]:
+# ---------------------------------------------------------------------------------------------------- RapidOCR
+
+_rapidocr = None
+_rapidocr_lock = threading.Lock()
+
+
+def rapidocr_engine():
+    """RapidOCR's detector and recogniser, loaded once per process (~0.5 s)."""
+    global _rapidocr
+    if _rapidocr is None:
+        with _rapidocr_lock:
+            if _rapidocr is None:
+                from rapidocr_onnxruntime import RapidOCR
+
+                _rapidocr = RapidOCR(
+                    det_limit_side_len=RAPIDOCR_DET_LONGEST_SIDE, det_limit_type="max", print_verbose=False
+                )
+    return _rapidocr
+
+
+@functools.cache
+def rapidocr_version() -> str:
+    try:
+        from importlib import metadata
+
+        return metadata.version("rapidocr-onnxruntime")
+    except Exception:
+        return "unavailable"
+
+
+def restore_spaces(grey, box, text: str, char_boxes) -> str:
+    """``text`` with the spaces put back that the recogniser dropped: a column gap in the segment's pixels wider
+    than SPACE_GAP_RATIO of its height, between two letters, is a space. ``char_boxes`` are the recogniser's
+    per-character boxes (positions along the line, not glyph outlines: too coarse to see gaps themselves)."""
+    import numpy as np
+
+    if len(text) < 2 or len(char_boxes) != len(text):
+        return text
+    xs = [p[0] for p in box]
+    ys = [p[1] for p in box]
+    left, right = max(0, int(min(xs))), min(grey.shape[1], int(max(xs)) + 1)
+    top, bottom = max(0, int(min(ys))), min(grey.shape[0], int(max(ys)) + 1)
+    crop = grey[top:bottom, left:right]
+    if crop.size == 0:
+        return text
+    height = bottom - top
+    # ink: darker than the midpoint between the segment's paper and its darkest strokes
+    ink = crop < (float(np.percentile(crop, 90)) + float(crop.min())) / 2
+    columns = ink.any(axis=0)
+    inked = np.flatnonzero(columns)
+    if len(inked) < 2:
+        return text
+    gaps = []  # (start, end) of blank runs between the first and the last inked column, in image x
+    run_start = None
+    for x in range(inked[0], inked[-1] + 1):
+        if not columns[x] and run_start is None:
+            run_start = x
+        elif columns[x] and run_start is not None:
+            if x - run_start >= SPACE_GAP_RATIO * height:
+                gaps.append((left + run_start, left + x))
+            run_start = None
+    if not gaps:
+        return text
+    centres = [sum(p[0] for p in cb) / len(cb) for cb in char_boxes]
+    out = []
+    for index, char in enumerate(text):
+        if index and char != " " and text[index - 1] != " ":
+            before, after = centres[index - 1], centres[index]
+            if any(before < (start + end) / 2 < after for start, end in gaps):
+                out.append(" ")
+        out.append(char)
+    return "".join(out)
+
+
+def rapidocr_lines(image: Image.Image) -> tuple[list[list[Word]], str]:
+    """The words RapidOCR reads, grouped in lines (segments overlapping vertically, left to right)."""
+    import numpy as np
+
+    grey_image = prepare(image)
+    grey = np.asarray(grey_image)
+    try:
+        engine = rapidocr_engine()
+        with _rapidocr_lock:  # rapidocr sets per-call options on the shared object
+            result, _ = engine(np.stack([grey] * 3, axis=-1), use_cls=False, return_word_box=True)
+    except ImportError as exc:
+        raise OcrFailed(f"OCR extraction failed: rapidocr-onnxruntime is not installed ({exc}).") from None
+    except Exception as exc:
+        raise OcrFailed(f"OCR extraction failed: RapidOCR: {exc}".rstrip(".") + ".") from None
+    segments = []
+    for item in result or []:
+        box, text, score = item[0], str(item[1]), float(item[2])
+        char_boxes = item[3] if len(item) > 3 else []
+        text = restore_spaces(grey, box, text, char_boxes) if char_boxes else text
+        ys = [p[1] for p in box]
+        segments.append((min(ys), max(ys), min(p[0] for p in box), text, score * 100.0))
+    segments.sort(key=lambda s: (s[0] + s[1]) / 2)
+    rows: list[list[tuple]] = []
+    for segment in segments:
+        top, bottom = segment[0], segment[1]
+        if rows:
+            row_top = min(s[0] for s in rows[-1])
+            row_bottom = max(s[1] for s in rows[-1])
+            overlap = min(bottom, row_bottom) - max(top, row_top)
+            if overlap > 0.5 * min(bottom - top, row_bottom - row_top):
+                rows[-1].append(segment)
+                continue
+        rows.append([segment])
+    lines = []
+    for row in rows:
+        words = [Word(token, s[4]) for s in sorted(row, key=lambda s: s[2]) for token in s[3].split()]
+        if words:
+            lines.append(words)
+    raw_text = "\n".join(" ".join(word.text for word in line) for line in lines)
+    return lines, raw_text
+
+
+# ------------------------------------------------------------------------------------------------- extraction
+
+
+def _parse_image(data: bytes, which: str, engine: str) -> tuple[list[list[Word]], str]:
     try:
         image = load_image(data)
     except EngineError as exc:
         raise OcrFailed(f"OCR extraction failed: the {which} could not be read ({exc})") from None
-    return read_lines(image)
+    return read_lines(image, engine)
 
 
-def extract(id_front: bytes, id_back: bytes | None = None) -> OcrResult:
+def extract(id_front: bytes, id_back: bytes | None = None, *, engine: str = "tesseract") -> OcrResult:
     """The ID fields of the front of the card and, when given, its back (the front's values win)."""
-    lines, raw_text = _parse_image(id_front, "front of the ID")
+    lines, raw_text = _parse_image(id_front, "front of the ID", engine)
     if id_back is not None:
-        back_lines, back_text = _parse_image(id_back, "back of the ID")
+        back_lines, back_text = _parse_image(id_back, "back of the ID", engine)
         lines = lines + back_lines  # parse_lines keeps the first value found: the front wins
         raw_text = raw_text + "\n\n" + back_text
     return result_from_document(lines, raw_text)

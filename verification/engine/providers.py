@@ -1,6 +1,7 @@
 """The verification providers: one small interface, two implementations, chosen by ``VERIFICATION_PROVIDER``.
 
-``local`` (default) runs on this machine with no network and no account: dlib for faces, tesseract for text.
+``local`` (default) runs on this machine with no network and no account: dlib for faces, tesseract or RapidOCR
+for text.
 ``aws`` calls Textract and Rekognition through boto3. Both answer with the same dataclasses
 (``verification.engine.types``) and raise the same errors (``verification.engine.errors``), so the job layer
 does not know which one ran; it records ``versions()`` and ``thresholds()`` on each job.
@@ -37,8 +38,9 @@ class Provider(Protocol):
     def embed_face(self, image: bytes) -> tuple[float, ...] | None:
         """A descriptor of the largest face (local: 128 floats), None when there is no face or no descriptor."""
 
-    def configure(self, *, limits: QualityLimits, region: str) -> None:
-        """Apply the limits and the AWS region from the settings (called by ``get_provider``)."""
+    def configure(self, *, limits: QualityLimits, region: str, ocr_engine: str = "auto") -> None:
+        """Apply the limits, the AWS region and the local OCR engine (``VERIFICATION_OCR_ENGINE``) from the
+        settings (called by ``get_provider``)."""
 
 
 providers = ProviderRegistry(
@@ -74,7 +76,11 @@ def get_provider(name: str | None = None) -> Provider:
     from django.conf import settings
 
     provider = providers.get(name)
-    provider.configure(limits=limits_from_settings(), region=getattr(settings, "VERIFICATION_AWS_REGION", "af-south-1"))
+    provider.configure(
+        limits=limits_from_settings(),
+        region=getattr(settings, "VERIFICATION_AWS_REGION", "af-south-1"),
+        ocr_engine=getattr(settings, "VERIFICATION_OCR_ENGINE", "auto"),
+    )
     return provider
 
 

@@ -116,3 +116,19 @@ def test_impossible_or_partial_dates_are_none(text):
 )
 def test_names_are_title_cased_with_accents_hyphens_and_apostrophes(raw, clean):
     assert clean_name(raw) == clean
+
+
+def test_labels_glued_to_their_values_or_without_their_spaces():
+    # as RapidOCR writes a card when it drops spaces
+    parsed = parse_text(
+        "SurnameDLAMINI\nNames:SIPHO MANDLA\nIDNo:8506150123084\nDateofBirth 15.06.1985\nSex F\nDateofExpiry 30NOV2031"
+    )
+    fields = parsed.fields
+    assert (fields.last_name, fields.first_name, fields.id_number) == ("Dlamini", "Sipho Mandla", "8506150123084")
+    assert (fields.date_of_birth, fields.sex, fields.expiry_date) == (date(1985, 6, 15), "FEMALE", date(2031, 11, 30))
+    assert parse_text("PIN6108041234567").fields.id_number == "6108041234567"
+
+
+def test_a_name_that_starts_like_a_label_is_not_split():
+    fields = parse_text("Surname Pinto\nForenames Pinky Sexton").fields
+    assert (fields.last_name, fields.first_name) == ("Pinto", "Pinky Sexton")
