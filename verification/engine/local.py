@@ -29,6 +29,9 @@ from verification.engine.types import FaceBox, FaceComparison, FaceReport, OcrRe
 DETECT_LONGEST_SIDE = 1000
 # dlib's own operating point: a HOG window scoring above 0 is a face
 DETECTION_THRESHOLD = 0.0
+# random re-crops averaged per descriptor: 10 brought Biden's card and selfie from 0.572 to 0.511 apart but
+# cost 10x (~1 s per face on this machine); 0 keeps a job under its time target (docs/verification-engine.md)
+DESCRIPTOR_JITTERS = 0
 
 
 class _Models:
@@ -134,11 +137,18 @@ class LocalProvider:
         found.sort(key=lambda d: d.report.box.width * d.report.box.height, reverse=True)
         return small, found
 
-    def _descriptor(self, small: np.ndarray, detected: _Detected) -> tuple[float, ...]:
+    def _descriptor(self, rgb: np.ndarray, detected: _Detected) -> tuple[float, ...]:
+        """The 128-float descriptor of a face, from the full-resolution image: the landmarks and the 150 px
+        aligned chip (padding 0.25, what ``compute_face_descriptor`` cuts) come from every pixel the photo has,
+        not from the downscaled detection image (measured: equal for cards and selfies of at most 1000 px, 0.012
+        closer for a 970x2204 photo; docs/verification-engine.md, "Similarity")."""
         m = models()
-        shape = m.shape_predictor(small, detected.rect)
+        box = detected.report.box
+        rect = m.dlib.rectangle(box.left, box.top, box.left + box.width - 1, box.top + box.height - 1)
+        image = np.ascontiguousarray(rgb)
+        shape = m.shape_predictor(image, rect)
         with m.encoder_lock:
-            descriptor = m.encoder.compute_face_descriptor(small, shape)
+            descriptor = m.encoder.compute_face_descriptor(image, shape, DESCRIPTOR_JITTERS)
         return tuple(float(x) for x in descriptor)
 
     def check_quality(self, image: bytes, *, role: Role) -> QualityReport:
@@ -157,10 +167,10 @@ class LocalProvider:
 
     def _largest_face(self, image: bytes, role: str) -> tuple[FaceReport, tuple[float, ...]] | None:
         rgb = np.asarray(load_image(image))
-        small, found = self._detect(rgb, role=role)
+        _, found = self._detect(rgb, role=role)
         if not found:
             return None
-        return found[0].report, self._descriptor(small, found[0])
+        return found[0].report, self._descriptor(rgb, found[0])
 
     def compare_faces(self, source: bytes, target: bytes) -> FaceComparison:
         faces = []
