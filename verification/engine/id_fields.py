@@ -97,7 +97,7 @@ _ISO = re.compile(r"^(\d{4})[.\-/ ](\d{1,2})[.\-/ ](\d{1,2})$")
 _NAMED = re.compile(r"^(\d{1,2})[ .\-/]*([A-Za-z]{3,9})[ .\-/,]*(\d{4})$")
 _DATE_CANDIDATE = re.compile(
     r"\d{1,2}\s*[.\-/ ,]\s*\d{1,2}\s*[.\-/ ,]\s*\d{4}|\d{4}\s*[.\-/]\s*\d{1,2}\s*[.\-/]\s*\d{1,2}"
-    r"|\d{1,2}\s*[ .\-/]\s*[A-Za-z]{3,9}\s*[ .\-/,]\s*\d{4}"
+    r"|\d{1,2}\s*[ .\-/]?\s*[A-Za-z]{3,9}\s*[ .\-/,]?\s*\d{4}"
 )
 _SEX = {"m": "MALE", "male": "MALE", "f": "FEMALE", "female": "FEMALE"}
 _NAME_CHARS = re.compile(r"[^\w\s'\-]", re.UNICODE)
@@ -197,6 +197,8 @@ def parse_id_number(text: str) -> str:
     tokens = [tok for tok in re.split(r"[\s\-]+", text) if tok]
     digits = ""
     for token in tokens:
+        if len(digits) >= EXPECTED_ID_DIGITS:
+            break  # a whole PIN read ("6108041234567 1": the 1 is a stray mark, not a 14th digit)
         if _digitish(token):
             digits += _fix_digits(token.strip(".,:;-"))
         elif digits:
@@ -241,6 +243,19 @@ def _canonical(text: str) -> str:
 _LABEL_LOOKALIKES = str.maketrans({"0": "o", "1": "l", "5": "s", "8": "b"})
 
 
+def _glued_span(normalised: list[str], label: tuple[str, ...]) -> int:
+    """How many tokens spell ``label`` with a space (or more) missing inside it, fewer than its words ("Date
+    ofBirth", "DateofBirth" for date of birth), 0 when they do not."""
+    glued, text = "".join(label), ""
+    for count, token in enumerate(normalised[: len(label) - 1], start=1):
+        text += token
+        if text == glued:
+            return count
+        if not glued.startswith(text):
+            return 0
+    return 0
+
+
 def _label_at(tokens: list[str], start: int) -> tuple[str, int] | None:
     """The field whose label starts at ``tokens[start]`` and how many tokens it spans: an exact label, else the
     closest label of six letters or more within LABEL_SIMILARITY (letter shapes OCR confuses made alike)."""
@@ -250,10 +265,14 @@ def _label_at(tokens: list[str], start: int) -> tuple[str, int] | None:
     best: tuple[float, int, str, int] | None = None
     for name, label in _LABEL_TOKENS:
         span = len(label)
-        if span > len(normalised):
+        if span > len(normalised) and not _glued_span(normalised, label):
             continue
         joined, wanted = " ".join(normalised[:span]), " ".join(label)
-        if joined == wanted:
+        glued = _glued_span(normalised, label)
+        if glued:  # "Date ofBirth", "DateofBirth": OCR dropped a space inside the label
+            span = glued
+            score = 100.5
+        elif joined == wanted:
             score = 101.0
         elif len(wanted) >= 6:
             score = fuzz.ratio(_canonical(joined), _canonical(wanted))
@@ -348,15 +367,20 @@ def _take(name: str, words: list[Word], last: bool) -> tuple[list[Word], list[Wo
     if last:
         return words, []
     if name in ("dateOfBirth", "expiryDate"):
-        for size in (3, 1):
-            if len(words) >= size and parse_date(" ".join(w.text for w in words[:size])):
-                return words[:size], words[size:]
+        # "14 JUN 1949", "14JUN 1949", "14.06.1949"; after at most one stray mark read as a character ("1", "|")
+        for skip in (0, 1):
+            for size in (3, 2, 1):
+                end = skip + size
+                if len(words) >= end and parse_date(" ".join(w.text for w in words[skip:end])):
+                    return words[skip:end], words[end:]
         return [], words
     if name == "idNumber":
         count = 0
         while count < len(words) and _digitish(words[count].text):
             if count and _starts_date(words[count:]):
                 break  # "6108041234567 04 AUG 1961": the date of the next label begins
+            if count and len(parse_id_number(" ".join(w.text for w in words[:count]))) >= EXPECTED_ID_DIGITS:
+                break  # a whole PIN read: what follows ("1" for a stray bar) belongs to the next value
             count += 1
         return words[:count], words[count:]
     if name == "sex":
@@ -368,7 +392,7 @@ def _take(name: str, words: list[Word], last: bool) -> tuple[list[Word], list[Wo
 
 
 def _starts_date(words: list[Word]) -> bool:
-    return any(len(words) >= size and parse_date(" ".join(w.text for w in words[:size])) for size in (3, 1))
+    return any(len(words) >= size and parse_date(" ".join(w.text for w in words[:size])) for size in (3, 2, 1))
 
 
 def _value(name: str, words: list[Word]):

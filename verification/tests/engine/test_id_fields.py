@@ -132,3 +132,15 @@ def test_labels_glued_to_their_values_or_without_their_spaces():
 def test_a_name_that_starts_like_a_label_is_not_split():
     fields = parse_text("Surname Pinto\nForenames Pinky Sexton").fields
     assert (fields.last_name, fields.first_name) == ("Pinto", "Pinky Sexton")
+
+
+def test_a_label_with_a_space_dropped_inside_it():
+    fields = parse_text("Date ofBirth 23.08.1998\nDateof Expiry 15.05.2035").fields
+    assert (fields.date_of_birth, fields.expiry_date) == (date(1998, 8, 23), date(2035, 5, 15))
+
+
+def test_a_stray_mark_between_a_pin_and_a_date_belongs_to_neither():
+    # RapidOCR on a dark stacked card: the bar between the two columns read as "1"
+    fields = parse_text("PIN DOB\n5561304451669 1 14JUN 1949").fields
+    assert (fields.id_number, fields.date_of_birth) == ("5561304451669", date(1949, 6, 14))
+    assert parse_text("ID No 3212233079244 1").fields.id_number == "3212233079244"

@@ -95,3 +95,33 @@ def test_small_photos_are_upscaled_before_reading():
 
     assert max(ocr.prepare(Image.new("RGB", (500, 315))).size) == ocr.MIN_LONGEST_SIDE
     assert ocr.prepare(Image.new("RGB", (2000, 1260))).size == (2000, 1260)
+
+
+@pytest.mark.parametrize("angle", [-4.0, -1.5, 2.5, 4.0])
+def test_the_skew_of_a_turned_photo_is_measured(angle):
+    from PIL import Image, ImageOps
+
+    from verification.engine.images import load_image
+
+    card = load_image(_card("eswatini")).rotate(angle, resample=Image.Resampling.BICUBIC, fillcolor=(90, 90, 90))
+    estimate = ocr.skew_angle(ImageOps.autocontrast(card.convert("L"), cutoff=1))
+    assert abs(estimate - angle) <= ocr.SKEW_STEP_DEGREES
+
+
+def test_a_turned_dark_compressed_card_is_still_read(local):
+    import io
+
+    from PIL import Image, ImageEnhance
+
+    from verification.engine.images import load_image
+
+    card = load_image(_card("stacked")).rotate(-3.5, resample=Image.Resampling.BICUBIC, fillcolor=(90, 90, 90))
+    card = ImageEnhance.Brightness(card).enhance(0.5)
+    out = io.BytesIO()
+    card.save(out, "JPEG", quality=40)
+    fields = local.extract_text(out.getvalue()).fields
+    assert (fields.last_name, fields.id_number, fields.date_of_birth) == (
+        "Dlamini-Shongwe",
+        "8506150123084",
+        date(1985, 6, 15),
+    )
