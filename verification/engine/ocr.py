@@ -17,6 +17,7 @@ the PATH, else RapidOCR; docs/verification-engine.md says why, with the measurem
 
 import dataclasses
 import functools
+import os
 import shutil
 import threading
 
@@ -34,6 +35,10 @@ MIN_LONGEST_SIDE = 1000
 TESSERACT_CONFIG = "--oem 1 --psm 4"
 LANGUAGE = "eng"
 TIMEOUT_SECONDS = 30
+# OpenMP threads of each tesseract process (OMP_THREAD_LIMIT, unless the environment sets it): its threads spin
+# while they wait, and on this 2-CPU machine one thread read a card in 420 ms against 805 ms with the default
+# (docs/verification-engine.md); several jobs at once then share the CPUs instead of fighting over them
+TESSERACT_THREADS = 1
 # photos of cards are turned a few degrees; a line of text then drifts across the next one (4 degrees: 20 px over
 # a 300 px value), which breaks lines apart for both engines. Searched within this range, in these steps.
 MAX_SKEW_DEGREES = 6.0
@@ -93,10 +98,12 @@ def skew_angle(grey: Image.Image) -> float:
 def prepare(image: Image.Image) -> Image.Image:
     """Grey, with autocontrast, turned straight (see ``skew_angle``), upscaled to MIN_LONGEST_SIDE when
     smaller."""
+    import numpy as np
+
     grey = ImageOps.autocontrast(image.convert("L"), cutoff=1)
     angle = skew_angle(grey)
     if abs(angle) >= SKEW_STEP_DEGREES / 2:
-        background = int(sorted(grey.getdata())[len(grey.getdata()) * 9 // 10])
+        background = int(np.percentile(np.asarray(grey), 90))
         grey = grey.rotate(-angle, resample=Image.Resampling.BICUBIC, fillcolor=background)
     longest = max(grey.size)
     if longest < MIN_LONGEST_SIDE:
@@ -114,6 +121,7 @@ def read_lines(image: Image.Image, engine: str = "tesseract") -> tuple[list[list
 
 def tesseract_lines(image: Image.Image) -> tuple[list[list[Word]], str]:
     """The words tesseract reads, grouped in lines (reading order), and the plain text; raises OcrFailed."""
+    os.environ.setdefault("OMP_THREAD_LIMIT", str(TESSERACT_THREADS))  # read by the tesseract child process
     try:
         import pytesseract
 
