@@ -47,6 +47,9 @@ ENGINES = ("tesseract", "rapidocr")
 # RapidOCR's detector sees the image with its longest side at most this (its default scales the *shortest* side
 # up to 736 px: a 1000x630 card became 1168x736, 20-30% slower for the same text; docs/verification-engine.md)
 RAPIDOCR_DET_LONGEST_SIDE = 960
+# onnxruntime threads per model: as with tesseract, one thread read a card faster on this loaded 2-CPU machine
+# (2977 ms against 4270 ms for onnxruntime's default of one per core, measured side by side at load 4-5)
+RAPIDOCR_THREADS = 1
 # a gap between letters wider than this share of the text's height is a space (DejaVu at 30 px: letters 0-4 px
 # apart, words 9-12 px)
 SPACE_GAP_RATIO = 0.3
@@ -164,7 +167,10 @@ def rapidocr_engine():
                 from rapidocr_onnxruntime import RapidOCR
 
                 _rapidocr = RapidOCR(
-                    det_limit_side_len=RAPIDOCR_DET_LONGEST_SIDE, det_limit_type="max", print_verbose=False
+                    det_limit_side_len=RAPIDOCR_DET_LONGEST_SIDE,
+                    det_limit_type="max",
+                    intra_op_num_threads=RAPIDOCR_THREADS,
+                    print_verbose=False,
                 )
     return _rapidocr
 
