@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from backoffice.jsondepth import BoundedJSONField
 from verification.choices import Decision, JobStatus, RejectionCode, Stage
 
 
@@ -40,20 +41,20 @@ class VerificationJob(models.Model):
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.PENDING, db_index=True)
     current_stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.SUBMITTED)
     progress = models.PositiveSmallIntegerField(default=0)
-    stage_progress = models.JSONField(default=empty_stage_progress)
-    quality = models.JSONField(default=dict, blank=True)
-    ocr_result = models.JSONField(null=True, blank=True)
-    face_result = models.JSONField(null=True, blank=True)
-    checks = models.JSONField(default=list, blank=True, help_text="The decision rule's checks, in order")
-    duplicates = models.JSONField(default=list, blank=True)
+    stage_progress = BoundedJSONField(default=empty_stage_progress)
+    quality = BoundedJSONField(default=dict, blank=True)
+    ocr_result = BoundedJSONField(null=True, blank=True)
+    face_result = BoundedJSONField(null=True, blank=True)
+    checks = BoundedJSONField(default=list, blank=True, help_text="The decision rule's checks, in order")
+    duplicates = BoundedJSONField(default=list, blank=True)
     decision = models.CharField(max_length=14, choices=Decision.choices, blank=True, default="", db_index=True)
     rejection_code = models.CharField(max_length=16, choices=RejectionCode.choices, blank=True, default="")
     rejection_reason = models.TextField(blank=True, default="")
     error = models.TextField(blank=True, default="", help_text="The provider error of a FAILED run")
-    timings = models.JSONField(default=dict, blank=True, help_text="Seconds spent in each stage")
+    timings = BoundedJSONField(default=dict, blank=True, help_text="Seconds spent in each stage")
     engine = models.CharField(max_length=16, blank=True, default="")
-    engine_versions = models.JSONField(default=dict, blank=True)
-    thresholds = models.JSONField(default=dict, blank=True)
+    engine_versions = BoundedJSONField(default=dict, blank=True)
+    thresholds = BoundedJSONField(default=dict, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)

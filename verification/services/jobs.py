@@ -414,7 +414,8 @@ def job_decide(*, job: VerificationJob, actor, decision: str, note: str = "") ->
     Rejecting needs a note (the reason the user will read). Approval sets the user VERIFIED and fills the
     profile's empty fields from the OCR; rejection sets REJECTED. Recorded in the audit log.
     """
-    job = VerificationJob.objects.select_for_update().select_related("user", "record").get(pk=job.pk)
+    # of=self: the user and record are joined nullable (outer join), which PostgreSQL will not lock
+    job = VerificationJob.objects.select_for_update(of=("self",)).select_related("user", "record").get(pk=job.pk)
     if not job.awaits_review:
         raise JobNotAwaitingReview()
     if job.user is None:
