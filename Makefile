@@ -14,7 +14,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
-	@command -v tesseract >/dev/null 2>&1 || echo "note: tesseract is not installed (apt-get install tesseract-ocr); identity verification's OCR needs it"
+	@command -v tesseract >/dev/null 2>&1 || echo "note: tesseract is not installed (apt-get install tesseract-ocr); identity verification reads cards with RapidOCR instead (slower)"
 	touch $(STAMP)
 
 # A random SECRET_KEY made once per checkout (never committed) unless the environment gives one.

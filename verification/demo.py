@@ -68,7 +68,7 @@ def seed(stdout) -> None:
         if process:
             try:
                 job_process(job=job)
-            except DomainError as error:  # e.g. no tesseract on this machine: the job stays FAILED, the demo goes on
+            except DomainError as error:  # a provider error: the job stays FAILED, the demo goes on
                 stdout.write(f"  verification job {job.pk} not processed: {error.message} ({job_error(job)})")
         created += 1
     total = VerificationJob.objects.filter(user__phone_number__in=[case[0] for case in CASES]).count()
