@@ -34,14 +34,16 @@ STATUS_LABELS = {
 }
 DECISION_LABELS = {Decision.APPROVED: "success", Decision.MANUAL_REVIEW: "warning", Decision.REJECTED: "danger"}
 THUMBNAIL_SIDE = 360
+# field on the card, label, profile field, and the decision rule's check that compared them (None: the rule does
+# not compare that field; the page then only shows whether the two texts are the same)
 OCR_ROWS = (
-    ("first_name", "First name", "first_name"),
-    ("last_name", "Last name", "last_name"),
-    ("id_number", "ID number", "id_number"),
-    ("date_of_birth", "Date of birth", "date_of_birth"),
-    ("sex", "Sex", "sex"),
-    ("nationality", "Nationality", "nationality"),
-    ("expiry_date", "Expiry date", "id_expiry_date"),
+    ("first_name", "First name", "first_name", "name_matches_profile"),
+    ("last_name", "Last name", "last_name", "name_matches_profile"),
+    ("id_number", "ID number", "id_number", "id_number_matches_profile"),
+    ("date_of_birth", "Date of birth", "date_of_birth", "date_of_birth_matches_profile"),
+    ("sex", "Sex", "sex", None),
+    ("nationality", "Nationality", "nationality", None),
+    ("expiry_date", "Expiry date", "id_expiry_date", None),
 )
 
 
@@ -217,21 +219,18 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
     def panel(self, request, job: VerificationJob) -> dict:
         user = job.user
         fields = (job.ocr_result or {}).get("fields", {})
+        # the verdict is the rule's own (name matcher, ID number by its characters), as it was when it ran
+        verdicts = {check["name"]: check.get("passed") for check in job.checks or []}
         rows = []
-        for key, label, profile_field in OCR_ROWS:
+        for key, label, profile_field, check in OCR_ROWS:
             card = fields.get(key) or ""
             profile = getattr(user, profile_field, "") if user is not None else ""
             profile = profile.isoformat() if hasattr(profile, "isoformat") else (profile or "")
-            rows.append(
-                {
-                    "label": label,
-                    "card": card,
-                    "profile": profile,
-                    "agrees": None
-                    if not card or not profile
-                    else str(card).strip().lower() == str(profile).strip().lower(),
-                }
-            )
+            if check is not None:
+                agrees = verdicts.get(check)
+            else:
+                agrees = None if not card or not profile else str(card).strip().lower() == str(profile).strip().lower()
+            rows.append({"label": label, "card": card, "profile": profile, "agrees": agrees})
         images = [
             {"role": role.label, "url": reverse("admin:verification_verificationjob_image", args=[job.pk, role.value])}
             for role, document_id in (

@@ -120,3 +120,13 @@ def test_the_dashboard_counts_the_jobs_waiting_for_an_officer(waiting):
     assert "Identity checks to review" in page and "?review=waiting" in page
     support, _ = browser("support")
     assert "Identity checks to review" not in support.get(reverse("admin:index")).content.decode()
+
+
+def test_the_page_highlights_what_the_rule_found_different_not_mere_formatting(make_job):
+    user = PlatformUserFactory(
+        first_name="Sipho", last_name="Dlamini", id_number="9001 0158 00085", date_of_birth=dt.date(1985, 6, 1)
+    )
+    job = job_process(job=make_job(user))
+    client, _ = browser("compliance_officer")
+    page = client.get(change_url(job)).content.decode()
+    assert page.count('class="vjob-differs"') == 1, "the date of birth differs; the ID number only in its spaces"
