@@ -40,9 +40,8 @@ def _own_file_name(url: str, request) -> str | None:
         host = parts.netloc.lower()
         if endpoint and host == endpoint and path.startswith(bucket + "/"):
             return path[len(bucket) + 1 :]
-        if host.startswith(bucket.lower() + ".") and (
-            not endpoint or host.endswith(endpoint) or "amazonaws.com" in host
-        ):
+        # virtual-host style: <bucket>.<the endpoint's domain, or AWS's>
+        if host.startswith(bucket.lower() + ".") and host.endswith("." + (endpoint or "amazonaws.com")):
             return path
     return None
 
