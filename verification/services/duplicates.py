@@ -80,8 +80,9 @@ def _hash_limit(role: str) -> int:
     """How many bits apart two difference hashes may be and still be "the same image".
 
     ID cards share a printed template, so the hashes of two different people's cards are only a few bits
-    apart (measured on our rendered cards: 7 to 10 bits between different people, 3 between two cards with
-    the same portrait and other text); for them only a near-identical image counts. Selfies are natural
+    apart (measured on our rendered cards: 7 to 10 bits between different people; 1 to 3 between two cards with
+    the same portrait and other text, which at 1 or 2 bits is flagged: the same photo under two names is a
+    signal, not noise); for them only a near-identical image counts. Selfies are natural
     photographs whose hashes spread over the whole range.
     """
     if role in SELFIE_ROLES:
