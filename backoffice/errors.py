@@ -108,3 +108,11 @@ def django_validation_details(exc) -> dict[str, list[str]]:
     if hasattr(exc, "message_dict"):
         return {("nonFieldErrors" if k == "__all__" else k): [str(m) for m in v] for k, v in exc.message_dict.items()}
     return {"nonFieldErrors": [str(m) for m in getattr(exc, "messages", [str(exc)])]}
+
+
+class FourEyesRequired(DomainError):
+    """A step that needs a second, independent person (SAR review and approval, rule changes, filings)."""
+
+    status = 403
+    code = "FOUR_EYES_REQUIRED"
+    default_message = "Four-eyes principle: this step needs a different person"

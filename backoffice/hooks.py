@@ -26,6 +26,10 @@ class Hook:
         for function in self._functions:
             function(**kwargs)
 
+    def first(self, **kwargs):
+        """The answer of the first registered function (a hook one higher app answers), or None with none."""
+        return self._functions[0](**kwargs) if self._functions else None
+
     def any(self, **kwargs) -> bool:
         """True when any registered function answers truthily (guards: "is anything holding this back?")."""
         return any(function(**kwargs) for function in self._functions)

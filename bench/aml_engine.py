@@ -225,7 +225,7 @@ def _load(n_tx: int, seed: int = 2026) -> dict:
 def _clear_alerts() -> None:
     from django.db import connection
 
-    from compliance.models import Alert
+    from compliance.aml.models.alerts import Alert
 
     with connection.cursor() as cur:
         cur.execute(f"TRUNCATE {Alert.related_transactions.through._meta.db_table}, {Alert._meta.db_table} CASCADE")
@@ -235,7 +235,7 @@ def _loop(sample_ids: list) -> float:
     """Seconds to screen each sampled transaction on its own, rolled back afterwards."""
     from django.db import transaction
 
-    from compliance.engine.runner import scan_transaction
+    from compliance.aml.engine.runner import scan_transaction
 
     started = time.perf_counter()
     with transaction.atomic():
@@ -258,9 +258,10 @@ def main() -> None:
     from django.db import connection
     from django.db.models import Max, Min
 
-    from compliance.engine.runner import scan
-    from compliance.models import Alert, AMLRule
-    from compliance.services.rules import rule_catalogue_load
+    from compliance.aml.engine.runner import scan
+    from compliance.aml.models.alerts import Alert
+    from compliance.aml.models.rules import AMLRule
+    from compliance.aml.services.rules import rule_catalogue_load
     from kyc.models import Transaction
 
     call_command("migrate", verbosity=0)

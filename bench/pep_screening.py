@@ -226,9 +226,9 @@ def load_screen_list(count: int) -> None:
     """``count`` PEPs and their name keys, written straight to the tables (no screening: only the list is needed)."""
     from django.db import connection, transaction
 
-    from compliance.models import PEP, PEPNameKey
-    from compliance.selectors.pep import pep_person
-    from compliance.services.pep import _new
+    from compliance.peps.models.pep import PEP, PEPNameKey
+    from compliance.peps.selectors.pep import pep_person
+    from compliance.peps.services.pep import _new
     from kyc.name_index import stored
     from kyc.names import blocking_keys
 
@@ -437,8 +437,8 @@ def measure_screen(url: str, runs: int, listed_count: int) -> dict:
 
 def screen_baseline(queries: int, listed_count: int) -> float:
     """Milliseconds per query comparing the query with every active PEP (no blocking), in process."""
-    from compliance.models import PEP
-    from compliance.selectors.pep import pep_person
+    from compliance.peps.models.pep import PEP
+    from compliance.peps.selectors.pep import pep_person
     from kyc import selectors
     from kyc.names import Person, compare
 

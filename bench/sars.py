@@ -65,8 +65,8 @@ def _load(count: int) -> None:
 
     from backoffice.choices import StaffRole
     from backoffice.models import Staff
-    from compliance.choices import ActivityType, SARStatus
-    from compliance.models import SAR
+    from compliance.sars.choices import ActivityType, SARStatus
+    from compliance.sars.models.sar import SAR
     from kyc.models import PlatformUser
 
     existing = SAR.objects.count()
@@ -171,7 +171,7 @@ def _naive_page(params: dict) -> list[dict]:
     from rest_framework import serializers
 
     from backoffice.paging import MAX_LIMIT
-    from compliance.models import SAR
+    from compliance.sars.models.sar import SAR
 
     class NaiveSARSerializer(serializers.ModelSerializer):
         entityUser = serializers.SerializerMethodField()
@@ -222,9 +222,9 @@ def _our_page(params: dict) -> dict:
     from django.http import QueryDict
 
     from backoffice.paging import estimated_count, page_of
-    from compliance.api.serializers.sar import SARListItemOut
-    from compliance.filtersets import SARFilterSet
-    from compliance.selectors.sar import sar_list
+    from compliance.sars.api.serializers.sar import SARListItemOut
+    from compliance.sars.filtersets import SARFilterSet
+    from compliance.sars.selectors.sar import sar_list
 
     query = QueryDict(mutable=True)
     query.update(params)
@@ -253,7 +253,7 @@ def main() -> None:
 
     from backoffice import tokens
     from backoffice.models import Staff
-    from compliance.models import SAR
+    from compliance.sars.models.sar import SAR
 
     call_command("migrate", verbosity=0)
     _load(args.sars)

@@ -8,12 +8,13 @@ that may know of alerts and SARs: support and finance never see them
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from compliance import deadlines
-from compliance.choices import SARStatus
-from compliance.models import SAR, Alert, PEPMatch
-from compliance.models.alerts import OPEN_STATES
+from compliance.aml.models.alerts import OPEN_STATES, Alert
+from compliance.casework import deadlines
+from compliance.peps.models.pep import PEPMatch
 from compliance.risk import risk_picture
-from compliance.selectors.sar import first_alert_at
+from compliance.sars.choices import SARStatus
+from compliance.sars.models.sar import SAR
+from compliance.sars.selectors.sar import first_alert_at
 from kyc import panels
 
 SHOWN = 10

@@ -22,14 +22,15 @@ import pikepdf
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from backoffice.models import Staff
-from compliance.choices import SARStatus
-from compliance.engine.hooks import screening_paused
-from compliance.engine.runner import scan
-from compliance.models import SAR, Alert
-from compliance.services.casework import attachment_add, comment_add
-from compliance.services.rules import rule_catalogue_load
-from compliance.services.sar import sar_create, sar_return, sar_transition
-from compliance.services.sar_drafts import sar_update
+from compliance.aml.engine.hooks import screening_paused
+from compliance.aml.engine.runner import scan
+from compliance.aml.models.alerts import Alert
+from compliance.aml.services.rules import rule_catalogue_load
+from compliance.casework.services.casework import attachment_add, comment_add
+from compliance.sars.choices import SARStatus
+from compliance.sars.models.sar import SAR
+from compliance.sars.services.sar import sar_create, sar_return, sar_transition
+from compliance.sars.services.sar_drafts import sar_update
 from kyc.choices import Channel, TransactionType
 from kyc.models import PlatformUser, Transaction
 from kyc.services import transaction_record
@@ -390,12 +391,11 @@ DEMO_REVIEWS = [
 
 
 def seed_peps(stdout) -> None:
-    from compliance.models import PEP, PEPMatch
-    from compliance.models.pep import normalise_name
-    from compliance.selectors.pep import screening_coverage
-    from compliance.services.pep import pep_create
-    from compliance.services.pep_matches import pep_match_review
-    from compliance.services.screening import screen_everything
+    from compliance.peps.models.pep import PEP, PEPMatch, normalise_name
+    from compliance.peps.selectors.pep import screening_coverage
+    from compliance.peps.services.pep import pep_create
+    from compliance.peps.services.pep_matches import pep_match_review
+    from compliance.peps.services.screening import screen_everything
 
     officer = _staff("compliance")
     existing = set(PEP.objects.values_list("name_key", flat=True))

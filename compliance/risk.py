@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from compliance.choices import RuleType, Severity
-from compliance.models import SAR, Alert, AMLRule
-from compliance.models.alerts import OPEN_STATES
+from compliance.aml.choices import RuleType
+from compliance.aml.models.alerts import OPEN_STATES, Alert
+from compliance.aml.models.rules import AMLRule
+from compliance.casework.choices import Severity
+from compliance.sars.models.sar import SAR
 from kyc.choices import TransactionStatus, VerificationStatus
 from kyc.models import Transaction
 

@@ -33,7 +33,7 @@ SPECTACULAR_SETTINGS = {
     # Choice sets that share a field name across resources get names of their own in the document.
     "ENUM_NAME_OVERRIDES": {
         "PartStatusEnum": ["ok", "error"],
-        "AlertCloseReasonEnum": "compliance.choices.CloseReason",
+        "AlertCloseReasonEnum": "compliance.aml.choices.CloseReason",
         "DocumentReviewReasonEnum": "vendors.choices.ReviewReason",
     },
 }

@@ -47,6 +47,12 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_fsm",
     *DOMAIN_APPS,
+    # compliance's sub-domains: apps of their own (templates, static files, commands, ready()), while their
+    # models keep the one ``compliance`` app label and its migrations
+    "compliance.casework",
+    "compliance.aml",
+    "compliance.peps",
+    "compliance.sars",
 ]
 
 MIDDLEWARE = [

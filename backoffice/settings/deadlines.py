@@ -1,7 +1,7 @@
 """Deadlines of case work: how long an alert may wait per severity, and how long a SAR may take to file.
 
 ``ALERT_SLA_HOURS`` overrides single severities (``CRITICAL=12,LOW=720``);
-which keys exist is the compliance app's to check (``compliance.deadlines``,
+which keys exist is the compliance app's to check (``compliance.casework.deadlines``,
 at start-up), so the list of severities is not repeated here. SAR filing days
 are Eswatini calendar days (UTC+2): the deadline is the end of the local day.
 """

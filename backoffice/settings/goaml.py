@@ -6,7 +6,7 @@ is parsed strictly: a code is a short token (letters, digits, ``.``, ``_``,
 stops start-up. The maps here hold only what the environment overrides; the
 defaults, and the check that every key names a real activity type, ledger
 channel or sex, live beside the code that knows those values
-(``compliance.goaml.codes``), which runs the check when the app starts.
+(``compliance.sars.goaml.codes``), which runs the check when the app starts.
 """
 
 import datetime as dt
@@ -74,7 +74,7 @@ def _env_rentity_id(name: str) -> int | None:
 # The unit's XSD: when set, every export is validated against it and a report that fails cannot be submitted.
 GOAML_SCHEMA_PATH = _env_schema_path("GOAML_SCHEMA_PATH")
 GOAML_RENTITY_ID = _env_rentity_id("GOAML_RENTITY_ID")
-# whether the id came from the environment; `check --deploy` warns when it did not (compliance.checks)
+# whether the id came from the environment; `check --deploy` warns when it did not (compliance.sars.checks)
 GOAML_RENTITY_ID_CONFIGURED = bool((env_str("GOAML_RENTITY_ID", "") or "").strip())
 GOAML_RENTITY_BRANCH = (env_str("GOAML_RENTITY_BRANCH", "") or "").strip()
 if len(GOAML_RENTITY_BRANCH) > 255:

@@ -1,7 +1,7 @@
 """PEP screening: the score from which two names are the same person.
 
 Unset means the matcher's own default (``kyc.names.DEFAULT_THRESHOLD``, 0.8), read where the score is used
-(``compliance.services.screening.match_threshold``): the foundation does not import the matcher.
+(``compliance.peps.services.screening.match_threshold``): the foundation does not import the matcher.
 """
 
 from backoffice.env import env_float

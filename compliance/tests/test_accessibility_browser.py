@@ -10,8 +10,9 @@ from backoffice.choices import StaffRole
 from backoffice.tests.axe import serious_violations
 from backoffice.tests.browser import page, sign_in  # noqa: F401  (fixture)
 from backoffice.tests.factories import PASSWORD, StaffFactory
-from compliance.models import Alert, AMLRule
-from compliance.services import sar_create
+from compliance.aml.models.alerts import Alert
+from compliance.aml.models.rules import AMLRule
+from compliance.sars.services.sar import sar_create
 from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -5,17 +5,21 @@ from django.urls import reverse
 
 from backoffice.tests.admin_queries import admin_browser, assert_flat, registered_models
 from backoffice.tests.factories import StaffFactory
-from compliance.choices import AlertStatus, SARStatus
-from compliance.models import AlertEvent
-from compliance.services import alert_assign, attachment_add, comment_add, rule_update, sar_update
-from compliance.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
-from compliance.tests.casework.conftest import pdf_upload
-from compliance.tests.sar.conftest import crew, make_sar, subject  # noqa: F401 - fixtures
+from compliance.aml.choices import AlertStatus
+from compliance.aml.models.alerts import AlertEvent
+from compliance.aml.services.alerts import alert_assign
+from compliance.aml.services.rules import rule_update
+from compliance.aml.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
+from compliance.casework.services.casework import attachment_add, comment_add
+from compliance.casework.tests.casework.conftest import pdf_upload
+from compliance.sars.choices import SARStatus
+from compliance.sars.services.sar_drafts import sar_update
+from compliance.sars.tests.sar.conftest import crew, make_sar, subject  # noqa: F401 - fixtures
 from kyc.tests.factories import TransactionFactory
 
 pytestmark = pytest.mark.django_db
 
-# PEP pages: compliance/tests/pep/test_admin_query_counts.py
+# PEP pages: compliance/peps/tests/test_admin_query_counts.py
 COVERED = {"sar", "alert", "amlrule", "pep", "pepmatch", "screeningrun"}
 
 

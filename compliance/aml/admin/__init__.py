@@ -1,0 +1,1 @@
+from compliance.aml.admin import alerts, rules  # noqa: F401

@@ -1,0 +1,594 @@
+"""The alert triage queue and the alert page: triage where the evidence is, deadlines in colour.
+
+The queue sorts by severity then age and shows each alert's priority (the
+share of its SLA spent, ``compliance.casework.deadlines``), due time and assignee. Its
+actions (assign to me, assign to a colleague, start review, close as false
+positive) go through one confirmation page that asks for what the action needs
+(a colleague; a reason code and a note) and warns about alerts assigned to
+someone else. The alert page shows the finding in words with the rule's
+thresholds, the transactions with their counterparties, the history in words,
+and the triage buttons the alert's state allows. Everything calls
+``compliance.aml.services.alerts``, the same path as the API.
+
+"File a SAR" drafts a SAR through the SAR service (``sar_create_from_alert``): the
+alert's user, its transactions and their total, the alert linked and escalated
+("SAR in progress") in the same transaction; the officer lands on the new SAR
+to complete it. The alert closes as SAR filed when the report is submitted.
+The page's comments and evidence files are the case work section
+(``compliance.casework.admin.casework``).
+"""
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Count, Prefetch, Q, prefetch_related_objects
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from unfold.admin import ModelAdmin
+from unfold.decorators import display
+
+from backoffice import roles
+from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, StateHistoryInline
+from backoffice.choices import StaffRole
+from backoffice.dashboard import register_card
+from backoffice.errors import DomainError
+from backoffice.models import Staff
+from compliance.aml import evidence, hooks
+from compliance.aml.choices import AlertStatus, CloseReason
+from compliance.aml.filtersets import severity_rank
+from compliance.aml.models.alerts import ALERT_TRANSITIONS, OPEN_STATES, Alert, AlertEvent
+from compliance.aml.models.rules import AMLRuleVersion
+from compliance.aml.services import alerts as services
+from compliance.casework import deadlines
+from compliance.casework.admin.casework import CaseWorkAdminMixin
+from compliance.casework.choices import Priority, Severity
+from kyc.models import Transaction
+
+SEVERITY_COLOURS = {"CRITICAL": "danger", "HIGH": "warning", "MEDIUM": "info", "LOW": "success"}
+STATUS_COLOURS = {
+    AlertStatus.OPEN: "info",
+    AlertStatus.UNDER_REVIEW: "warning",
+    AlertStatus.ESCALATED: "danger",
+    AlertStatus.CLOSED_FALSE_POSITIVE: "success",
+    AlertStatus.CLOSED_SAR_FILED: "success",
+}
+
+
+def assignable_staff():
+    """Colleagues an alert may go to: active staff whose role works on alerts."""
+    working = [role for role in StaffRole.values if roles.has_capability(role, "alerts.manage")]
+    return Staff.objects.filter(is_active=True, role__in=working).order_by("first_name", "last_name", "email")
+
+
+def ageing(delta) -> str:
+    """A duration as a person says it: "40 min", "5 h", "3 days"."""
+    seconds = abs(delta.total_seconds())
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    if seconds < 2 * 86400:
+        return f"{int(seconds // 3600)} h"
+    return f"{int(seconds // 86400)} days"
+
+
+class QueueFilter(DefaultChoiceFilter):
+    """Open work by default: closed alerts leave the queue unless asked for."""
+
+    title = "queue"
+    parameter_name = "queue"
+    default = "open"
+
+    def lookups(self, request, model_admin):
+        return [("open", "Open, in review or escalated"), ("closed", "Closed"), ("all", "All alerts")]
+
+    def queryset(self, request, queryset):
+        value = self.current()
+        if value == "open":
+            return queryset.filter(status__in=OPEN_STATES)
+        if value == "closed":
+            return queryset.exclude(status__in=OPEN_STATES)
+        return queryset
+
+
+class AssigneeFilter(admin.SimpleListFilter):
+    title = "assignee"
+    parameter_name = "assignee"
+
+    def lookups(self, request, model_admin):
+        return [("me", "Assigned to me"), ("none", "Unassigned"), ("others", "Assigned to someone else")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "me":
+            return queryset.filter(assigned_to=request.user)
+        if self.value() == "none":
+            return queryset.filter(assigned_to__isnull=True)
+        if self.value() == "others":
+            return queryset.exclude(assigned_to=request.user).exclude(assigned_to__isnull=True)
+        return queryset
+
+
+class PriorityFilter(admin.SimpleListFilter):
+    """Open alerts by the share of their SLA spent; BREACHED is the overdue list."""
+
+    title = "priority"
+    parameter_name = "priority"
+
+    def lookups(self, request, model_admin):
+        return Priority.choices
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value not in Priority.values:
+            return queryset
+        now = timezone.now()
+        past = {Priority.URGENT: 1 / 3, Priority.CRITICAL: 2 / 3, Priority.BREACHED: 1.0}
+        queryset = queryset.filter(status__in=OPEN_STATES)
+        if value == Priority.NEW:
+            return queryset.exclude(deadlines.alerts_past_share_q(1 / 3, now=now))
+        queryset = queryset.filter(deadlines.alerts_past_share_q(past[value], now=now))
+        following = {Priority.URGENT: 2 / 3, Priority.CRITICAL: 1.0}.get(value)
+        return queryset.exclude(deadlines.alerts_past_share_q(following, now=now)) if following else queryset
+
+
+class AlertEventInline(StateHistoryInline):
+    model = AlertEvent
+    verbose_name = "event"
+    verbose_name_plural = "History as recorded"
+    fields = ("created_at", "from_status", "to_status", "actor", "reason_code", "note")
+    readonly_fields = fields
+
+
+class BulkForm(forms.Form):
+    assignee = forms.ModelChoiceField(queryset=Staff.objects.none(), required=False, label="Colleague")
+    reason_code = forms.ChoiceField(choices=[("", "Choose a reason"), *CloseReason.choices], required=False)
+    note = forms.CharField(max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    confirm_others = forms.BooleanField(required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["assignee"].queryset = assignable_staff()
+
+
+BULK_ACTIONS = {
+    "assign_to_me": "Assign to me",
+    "assign_to_colleague": "Assign to a colleague",
+    "start_review": "Start review",
+    "close_false_positive": "Close as false positive",
+}
+
+
+@admin.register(Alert)
+class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
+    """The triage queue. Only compliance roles have the view permission (tipping-off)."""
+
+    casework_kind = "alert"
+
+    def casework_extra_context(self, request, alert) -> dict:
+        # the reports citing the alert, through the relation SARs declare (aml does not import sars)
+        reports = alert.sars.only("id", "sar_id", "status", "created_at").order_by("-created_at")
+        return {
+            "reports": [
+                {
+                    "sar": sar,
+                    "in_progress": sar.in_progress,
+                    "url": reverse("admin:compliance_sar_change", args=[sar.pk]),
+                }
+                for sar in reports
+            ]
+        }
+
+    list_display = (
+        "severity_badge",
+        "priority_badge",
+        "status_badge",
+        "finding_title",
+        "user",
+        "assigned_to",
+        "due_display",
+        "age_display",
+    )
+    list_filter = (
+        QueueFilter,
+        PriorityFilter,
+        AssigneeFilter,
+        "status",
+        "severity",
+        "alert_type",
+        ("assigned_to", admin.RelatedOnlyFieldListFilter),
+        "rule",
+    )
+    list_select_related = ("rule", "user", "assigned_to")
+    search_fields = ("user__first_name", "user__last_name", "user__phone_number", "rule__rule_id")
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    inlines = [AlertEventInline]
+    actions = list(BULK_ACTIONS) + ["file_sar"]
+    change_form_outer_before_template = "compliance/alert_triage.html"
+    fieldsets = (
+        ("Alert", {"fields": ("alert_type", "rule", "rule_version", "user", "severity", "created_at", "updated_at")}),
+        ("Figures as recorded", {"classes": ("collapse",), "fields": ("details_text",)}),
+        ("File a SAR", {"fields": ("file_sar_link",)}),
+    )
+    readonly_fields = (
+        "alert_type",
+        "rule",
+        "rule_version",
+        "user",
+        "severity",
+        "created_at",
+        "updated_at",
+        "details_text",
+        "file_sar_link",
+    )
+
+    def get_queryset(self, request):
+        # annotate before ordering: the default get_queryset orders by the rank it does not know yet
+        qs = self.model._default_manager.get_queryset().annotate(
+            severity_rank=severity_rank(), due_at=deadlines.alert_due_expression()
+        )
+        return qs.order_by(*self.get_ordering(request))
+
+    def get_object(self, request, object_id, from_field=None):
+        """One alert with its rule, subject, assignee and transactions in a fixed number of queries."""
+        alert = super().get_object(request, object_id, from_field)
+        if alert is not None:
+            prefetch_related_objects(
+                [alert],
+                "rule",
+                "user",
+                "assigned_to",
+                Prefetch(
+                    "related_transactions",
+                    queryset=Transaction.objects.select_related("counterparty_user", "counterparty_vendor").order_by(
+                        "created_at", "id"
+                    ),
+                ),
+            )
+        return alert
+
+    def get_ordering(self, request):
+        return ("-severity_rank", "-created_at")
+
+    # ------------------------------------------------------------ columns
+
+    @display(description="Severity", ordering="severity_rank", label=SEVERITY_COLOURS)
+    def severity_badge(self, obj):
+        return obj.severity, obj.get_severity_display()
+
+    @display(description="Priority", label=deadlines.PRIORITY_COLOURS)
+    def priority_badge(self, obj):
+        priority = deadlines.alert_priority(obj)
+        return priority, Priority(priority).label
+
+    @display(description="Status", ordering="status", label=STATUS_COLOURS)
+    def status_badge(self, obj):
+        return obj.status, obj.get_status_display()
+
+    @display(description="Finding", ordering="rule__rule_id")
+    def finding_title(self, obj):
+        if obj.rule_id:
+            return f"{obj.rule.rule_id} {obj.rule.name}"
+        return obj.get_alert_type_display()
+
+    @display(description="Due", ordering="due_at")
+    def due_display(self, obj):
+        due = deadlines.alert_due_at(obj)
+        if obj.is_closed:
+            return f"{due:%Y-%m-%d %H:%M}"
+        now = timezone.now()
+        when = f"overdue by {ageing(now - due)}" if due < now else f"in {ageing(due - now)}"
+        return format_html('{} <span class="vk-muted">({})</span>', f"{due:%Y-%m-%d %H:%M}", when)
+
+    @display(description="Age", ordering="created_at")
+    def age_display(self, obj):
+        return ageing(timezone.now() - obj.created_at)
+
+    @admin.display(description="Figures as recorded")
+    def details_text(self, obj):
+        return format_html("<pre>{}</pre>", json.dumps(obj.details, indent=1, sort_keys=True))
+
+    @admin.display(description="File a SAR")
+    def file_sar_link(self, obj):
+        if obj.is_closed:
+            return "Closed alerts cannot be filed again."
+        # formaction: the page is one form already, and forms cannot nest
+        url = reverse("admin:compliance_alert_file_sar", args=[obj.pk])
+        return format_html(
+            '<button type="submit" class="button" formaction="{}" formmethod="post">'
+            "Draft a SAR from this alert</button>",
+            url,
+        )
+
+    # ------------------------------------------------------------ the alert page
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        alert = self.get_object(request, object_id)
+        extra_context = extra_context or {}
+        if alert is not None:
+            extra_context.update(self._triage_context(request, alert))
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def _triage_context(self, request, alert) -> dict:
+        transactions = list(alert.related_transactions.all())  # prefetched by get_object
+        conditions = None
+        if alert.rule_id:
+            version = AMLRuleVersion.objects.filter(rule_id=alert.rule_id, version=alert.rule_version).first()
+            conditions = (version.snapshot or {}).get("conditions") if version else alert.rule.conditions
+        events = list(alert.events.select_related("actor").order_by("created_at", "id"))
+        now = timezone.now()
+        due = deadlines.alert_due_at(alert)
+        may_act = self.has_triage_permission(request)
+        moves = {to for (frm, to) in ALERT_TRANSITIONS if frm == alert.status} if may_act else set()
+        others = alert.assigned_to_id is not None and alert.assigned_to_id != request.user.pk
+        return {
+            "alert_obj": alert,
+            "finding": evidence.finding(alert, conditions, transactions, occupation=alert.user.occupation),
+            "transactions": transactions,
+            "transactions_total": sum((t.amount for t in transactions), start=0),
+            "history": [(e, evidence.history_sentence(e)) for e in events],
+            "due": due,
+            "overdue": not alert.is_closed and due < now,
+            "due_in": ageing(due - now),
+            "age": ageing(now - alert.created_at),
+            "priority": deadlines.alert_priority(alert, now=now),
+            "may_triage": may_act,
+            "moves": moves,
+            "statuses": AlertStatus,
+            "close_reasons": CloseReason.choices,
+            "colleagues": list(assignable_staff().exclude(pk=request.user.pk)) if may_act else [],
+            "assigned_to_other": others,
+            "triage_url": reverse("admin:compliance_alert_triage", args=[alert.pk]),
+        }
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/file-sar/",
+                self.admin_site.admin_view(self.file_sar_view),
+                name="compliance_alert_file_sar",
+            ),
+            path(
+                "<path:object_id>/triage/",
+                self.admin_site.admin_view(self.triage_view),
+                name="compliance_alert_triage",
+            ),
+            *super().get_urls(),
+        ]
+
+    def has_triage_permission(self, request, obj=None) -> bool:
+        return request.user.has_perm("compliance.change_alert")
+
+    def triage_view(self, request, object_id):
+        """One triage step from the alert page: assign, review, escalate, close, reopen (POST only)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        alert = get_object_or_404(Alert.objects.select_related("assigned_to"), pk=object_id)
+        back = HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
+        if not self.has_triage_permission(request):
+            self.message_user(request, "Your role may not work on alerts.", messages.ERROR)
+            return back
+        op = request.POST.get("op", "")
+        if alert.assigned_to_id and alert.assigned_to_id != request.user.pk and not request.POST.get("confirm_others"):
+            name = alert.assigned_to.full_name or alert.assigned_to.email
+            self.message_user(
+                request,
+                f"This alert is assigned to {name}. Tick the confirmation to act on it anyway.",
+                messages.WARNING,
+            )
+            return back
+        try:
+            message = self._triage(request, alert, op)
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+        else:
+            self.message_user(request, message, messages.SUCCESS)
+        return back
+
+    def _triage(self, request, alert, op: str) -> str:
+        note = request.POST.get("note", "")
+        actor = request.user
+        if op == "assign_me":
+            services.alert_assign(alert=alert, actor=actor, assignee=actor)
+            return "The alert is assigned to you."
+        if op == "assign":
+            assignee = services.assignee_from_id(request.POST.get("assignee") or None)
+            services.alert_assign(alert=alert, actor=actor, assignee=assignee)
+            return f"Assigned to {assignee.full_name or assignee.email}." if assignee else "Unassigned."
+        targets = {
+            "start_review": AlertStatus.UNDER_REVIEW,
+            "escalate": AlertStatus.ESCALATED,
+            "return_to_queue": AlertStatus.OPEN,
+            "close_false_positive": AlertStatus.CLOSED_FALSE_POSITIVE,
+            "reopen": AlertStatus.OPEN,
+        }
+        if op not in targets:
+            raise DomainError("Unknown triage step")
+        moved = services.alert_transition(
+            alert=alert,
+            actor=actor,
+            to_status=targets[op],
+            note=note,
+            reason_code=request.POST.get("reason_code", ""),
+        )
+        return f"The alert is now {moved.get_status_display().lower()}."
+
+    def file_sar_view(self, request, object_id):
+        alert = get_object_or_404(Alert, pk=object_id)
+        if request.method != "POST" or not self.has_change_permission(request):
+            return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
+        return self._file_sar(request, alert)
+
+    def _file_sar(self, request, alert):
+        try:
+            sar = hooks.sar_from_alert.first(alert=alert, actor=request.user)
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
+        self.message_user(
+            request,
+            f"SAR {sar.sar_id} drafted from the alert; the alert is escalated until the SAR is submitted.",
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[sar.pk]))
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        # the queue's actions need it; one alert's page stays read-only (moves go through the triage buttons)
+        return obj is None and request.user.has_perm("compliance.change_alert")
+
+    # ------------------------------------------------------------ queue actions
+
+    def _bulk(self, request, queryset, action: str):
+        """One confirmation page for every queue action: what it needs, and who else holds the alerts."""
+        alerts = list(queryset.select_related("rule", "user", "assigned_to")[: services.BULK_MAX + 1])
+        if len(alerts) > services.BULK_MAX:
+            self.message_user(request, f"Select at most {services.BULK_MAX} alerts at once.", messages.ERROR)
+            return None
+        others = [a for a in alerts if a.assigned_to_id and a.assigned_to_id != request.user.pk]
+        form = BulkForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            problem = self._bulk_problem(action, form, others)
+            if problem is None:
+                self._bulk_apply(request, action, alerts, form.cleaned_data)
+                return None
+            form.add_error(None, problem)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": f"{BULK_ACTIONS[action]}: {len(alerts)} alert(s)",
+            "alerts": alerts,
+            "others": others,
+            "form": form,
+            "action": action,
+            "action_label": BULK_ACTIONS[action],
+        }
+        return TemplateResponse(request, "compliance/alert_bulk.html", context)
+
+    @staticmethod
+    def _bulk_problem(action: str, form, others) -> str | None:
+        data = form.cleaned_data
+        if others and not data.get("confirm_others"):
+            return "Some alerts are assigned to someone else: confirm that you act on them anyway."
+        if action == "assign_to_colleague" and data.get("assignee") is None:
+            return "Choose the colleague."
+        if action == "close_false_positive" and not (data.get("reason_code") and data.get("note", "").strip()):
+            return "Closing needs a reason code and a note."
+        return None
+
+    def _bulk_apply(self, request, action: str, alerts, data) -> None:
+        actor = request.user
+        ids = [a.pk for a in alerts]
+        if action in ("assign_to_me", "assign_to_colleague"):
+            assignee = actor if action == "assign_to_me" else data["assignee"]
+            result = services.alert_bulk(actor=actor, alert_ids=ids, action="assign", assignee=assignee)
+        elif action == "close_false_positive":
+            result = services.alert_bulk(
+                actor=actor,
+                alert_ids=ids,
+                action="close_false_positive",
+                reason_code=data["reason_code"],
+                note=data["note"],
+            )
+        else:
+            errors, updated = [], 0
+            for alert in alerts:
+                try:
+                    services.alert_transition(
+                        alert=alert, actor=actor, to_status=AlertStatus.UNDER_REVIEW, note=data.get("note", "")
+                    )
+                    updated += 1
+                except DomainError as exc:
+                    errors.append((str(alert.pk), exc.message))
+            result = services.BulkResult(updated=updated, errors=errors)
+        if result.updated:
+            self.message_user(request, f"{BULK_ACTIONS[action]}: {result.updated} alert(s) done.", messages.SUCCESS)
+        for pk, message in result.errors:
+            self.message_user(request, f"Alert {pk[:8]}: {message}", messages.ERROR)
+
+    @admin.action(description="Assign to me", permissions=["change"])
+    def assign_to_me(self, request, queryset):
+        return self._bulk(request, queryset, "assign_to_me")
+
+    @admin.action(description="Assign to a colleague…", permissions=["change"])
+    def assign_to_colleague(self, request, queryset):
+        return self._bulk(request, queryset, "assign_to_colleague")
+
+    @admin.action(description="Start review", permissions=["change"])
+    def start_review(self, request, queryset):
+        return self._bulk(request, queryset, "start_review")
+
+    @admin.action(description="Close as false positive…", permissions=["change"])
+    def close_false_positive(self, request, queryset):
+        return self._bulk(request, queryset, "close_false_positive")
+
+    @admin.action(description="File a SAR from the alert", permissions=["change"])
+    def file_sar(self, request, queryset):
+        alerts = list(queryset[:2])
+        if len(alerts) != 1:
+            self.message_user(request, "Select exactly one alert to file a SAR from.", messages.WARNING)
+            return None
+        return self._file_sar(request, alerts[0])
+
+
+def my_work_counts(request) -> dict:
+    """The dashboard's "my work" figures for alerts, in one aggregate query."""
+    now = timezone.now()
+    return Alert.objects.filter(status__in=OPEN_STATES).aggregate(
+        mine=Count("id", filter=Q(assigned_to=request.user)),
+        mine_overdue=Count("id", filter=Q(assigned_to=request.user) & deadlines.alerts_past_share_q(1.0, now=now)),
+        overdue=Count("id", filter=deadlines.alerts_past_share_q(1.0, now=now)),
+        unassigned=Count("id", filter=Q(assigned_to__isnull=True)),
+        **{s.lower(): Count("id", filter=Q(severity=s)) for s in Severity.values},
+    )
+
+
+@register_card
+def _alert_cards(request):
+    if not request.user.has_perm("compliance.view_alert"):
+        return []
+    counts = my_work_counts(request)
+    link = reverse("admin:compliance_alert_changelist")
+    cards = [
+        {
+            "title": "Alerts assigned to me",
+            "value": counts["mine"],
+            "hint": f"{counts['mine_overdue']} overdue" if counts["mine_overdue"] else "Still open",
+            "link": f"{link}?assignee=me",
+            "group": "my work",
+            "tone": "danger" if counts["mine_overdue"] else "",
+        },
+        {
+            "title": "Overdue alerts",
+            "value": counts["overdue"],
+            "hint": "Past their SLA, still open",
+            "link": f"{link}?priority={Priority.BREACHED}",
+            "group": "my work",
+            "tone": "danger" if counts["overdue"] else "",
+        },
+        {
+            "title": "Unassigned alerts",
+            "value": counts["unassigned"],
+            "hint": "Waiting for someone to take them",
+            "link": f"{link}?assignee=none",
+            "group": "my work",
+        },
+    ]
+    cards += [
+        {
+            "title": f"Open {Severity(s).label.lower()} alerts",
+            "value": counts[s.lower()],
+            "hint": "Open, in review or escalated",
+            "link": f"{link}?severity__exact={s}",
+        }
+        for s in reversed(Severity.values)
+    ]
+    return cards

@@ -1,0 +1,44 @@
+from django.db import models
+
+
+class RuleType(models.TextChoices):
+    THRESHOLD = "threshold", "Threshold"
+    STRUCTURING = "structuring", "Structuring"
+    VELOCITY = "velocity", "Velocity"
+    BEHAVIORAL = "behavioral", "Behavioural"
+    PEP_RELATED = "pep_related", "PEP-related"
+    NETWORK_ANALYSIS = "network_analysis", "Network analysis"
+    HIGH_RISK_TRANSACTION = "high_risk_transaction", "High-risk transaction"
+    PATTERN_DETECTION = "pattern_detection", "Pattern detection"
+    ACCOUNT_LIFECYCLE = "account_lifecycle", "Account lifecycle"
+    DIGITAL_WALLET = "digital_wallet", "Digital wallet"
+    MOBILE_MONEY = "mobile_money", "Mobile money"
+    VENDOR_SPECIFIC = "vendor_specific", "Vendor-specific"
+    CFT_RELATED = "cft_related", "Counter-terrorist financing"
+    REGIONAL_RISK = "regional_risk", "Regional risk"
+    REGULATORY_REPORTING = "regulatory_reporting", "Regulatory reporting"
+    BUSINESS_SECTOR = "business_sector", "Business sector"
+
+
+class AlertType(models.TextChoices):
+    RULE = "RULE", "Rule hit"
+    PEP_MATCH = "PEP_MATCH", "PEP match"
+    DUPLICATE_IDENTITY = "DUPLICATE_IDENTITY", "Duplicate identity"
+
+
+class AlertStatus(models.TextChoices):
+    OPEN = "OPEN", "Open"
+    UNDER_REVIEW = "UNDER_REVIEW", "Under review"
+    ESCALATED = "ESCALATED", "Escalated"
+    CLOSED_FALSE_POSITIVE = "CLOSED_FALSE_POSITIVE", "Closed: false positive"
+    CLOSED_SAR_FILED = "CLOSED_SAR_FILED", "Closed: SAR filed"
+
+
+class CloseReason(models.TextChoices):
+    """Why an officer closed an alert as a false positive (required with the note)."""
+
+    EXPLAINED_ACTIVITY = "EXPLAINED_ACTIVITY", "Activity explained"
+    KNOWN_CUSTOMER_PATTERN = "KNOWN_CUSTOMER_PATTERN", "Known customer pattern"
+    DATA_ERROR = "DATA_ERROR", "Data error"
+    DUPLICATE_ALERT = "DUPLICATE_ALERT", "Duplicate alert"
+    OTHER = "OTHER", "Other"

@@ -1,0 +1,148 @@
+"""The parameters each rule type takes in ``conditions``, and their validation.
+
+``validate_conditions`` returns field errors keyed ``conditions.<parameter>``
+so the API can answer 400 with details an officer can act on. Parameters are
+JSON numbers, strings or string lists; booleans are never numbers here.
+
+Every type also accepts ``description`` (string) and ``transactionTypes``
+(ledger types the rule looks at; each evaluator documents its default).
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from compliance.aml.choices import RuleType
+from kyc.choices import Channel, TransactionType
+from vendors.choices import VendorKycStatus
+
+
+@dataclass(frozen=True)
+class Param:
+    kind: str  # amount | window | count | percent | percent100 | strings | choices
+    required: bool = True
+    choices: tuple[str, ...] = ()
+
+
+AMOUNT = Param("amount")
+WINDOW = Param("window")
+COUNT = Param("count")
+PERCENT = Param("percent")
+PERCENT100 = Param("percent100")
+STRINGS = Param("strings")
+
+
+def _optional(param: Param) -> Param:
+    return Param(param.kind, required=False, choices=param.choices)
+
+
+TX_TYPES = Param("choices", required=False, choices=tuple(TransactionType.values))
+
+COMMON: dict[str, Param] = {"transactionTypes": TX_TYPES}
+
+PARAMETERS: dict[str, dict[str, Param]] = {
+    RuleType.THRESHOLD: {"thresholdAmount": AMOUNT},
+    RuleType.STRUCTURING: {"thresholdAmount": AMOUNT, "thresholdCount": COUNT, "timeWindowHours": WINDOW},
+    RuleType.VELOCITY: {"percentageChange": PERCENT, "timeWindowHours": WINDOW, "minAmount": _optional(AMOUNT)},
+    RuleType.BEHAVIORAL: {"thresholdAmount": AMOUNT, "occupations": STRINGS},
+    RuleType.PEP_RELATED: {"thresholdAmount": AMOUNT},
+    RuleType.NETWORK_ANALYSIS: {"minSenders": COUNT, "minTotalAmount": AMOUNT, "timeWindowHours": WINDOW},
+    RuleType.HIGH_RISK_TRANSACTION: {
+        "thresholdAmount": AMOUNT,
+        "transactionTypes": Param("choices", choices=tuple(TransactionType.values)),
+        "channels": Param("choices", required=False, choices=tuple(Channel.values)),
+        "foreignOnly": Param("boolean", required=False),
+    },
+    RuleType.PATTERN_DETECTION: {
+        "minAmount": AMOUNT,
+        "timeWindowMinutes": WINDOW,
+        "similarityPercentage": PERCENT100,
+        "minCount": _optional(COUNT),
+    },
+    RuleType.ACCOUNT_LIFECYCLE: {"inactiveDays": WINDOW, "thresholdAmount": AMOUNT},
+    RuleType.DIGITAL_WALLET: {
+        "minAmount": AMOUNT,
+        "timeWindowMinutes": WINDOW,
+        "topupPercentageTransferred": PERCENT100,
+    },
+    RuleType.MOBILE_MONEY: {"minCount": COUNT, "minTotalAmount": AMOUNT, "timeWindowHours": WINDOW},
+    RuleType.VENDOR_SPECIFIC: {
+        "thresholdAmount": AMOUNT,
+        "timeWindowHours": WINDOW,
+        "minCount": _optional(COUNT),
+        "vendorStatuses": Param("choices", required=False, choices=tuple(VendorKycStatus.values)),
+    },
+    RuleType.CFT_RELATED: {"countries": Param("countries"), "thresholdAmount": AMOUNT, "timeWindowHours": WINDOW},
+    RuleType.REGIONAL_RISK: {"regions": STRINGS, "thresholdAmount": _optional(AMOUNT)},
+    RuleType.REGULATORY_REPORTING: {"reportingThreshold": AMOUNT},
+    RuleType.BUSINESS_SECTOR: {"sectors": STRINGS, "thresholdAmount": AMOUNT, "timeWindowHours": WINDOW},
+}
+
+_ALWAYS_ALLOWED = {"ruleType", "description"}
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+
+
+def _check(param: Param, value) -> str | None:
+    """The reason ``value`` is not a valid ``param``, or None."""
+    kind = param.kind
+    if kind in ("amount", "window", "count", "percent", "percent100"):
+        if not _is_number(value):
+            return "Must be a number."
+        if value != value or value in (float("inf"), float("-inf")):
+            return "Must be a finite number."
+        if kind == "amount" and value < 0:
+            return "Must not be negative."
+        if kind == "window" and value <= 0:
+            return "Must be greater than zero."
+        if kind == "count" and (value < 1 or int(value) != value):
+            return "Must be a whole number of at least 1."
+        if kind == "percent" and value < 0:
+            return "Must not be negative."
+        if kind == "percent100" and not 0 <= value <= 100:
+            return "Must be between 0 and 100."
+        return None
+    if kind == "boolean":
+        return None if isinstance(value, bool) else "Must be true or false."
+    if not isinstance(value, list) or not value:
+        return "Must be a non-empty list of strings."
+    if not all(isinstance(item, str) and item.strip() for item in value):
+        return "Must be a non-empty list of strings."
+    if kind == "choices":
+        unknown = sorted({item for item in value if item not in param.choices})
+        if unknown:
+            return f"Unknown values {unknown}; allowed: {', '.join(param.choices)}."
+    if kind == "countries":
+        bad = sorted({item for item in value if len(item) != 2 or not item.isalpha() or not item.isupper()})
+        if bad:
+            return f"Must be ISO 3166-1 alpha-2 codes in capitals, not {bad}."
+    return None
+
+
+def validate_conditions(conditions) -> dict[str, list[str]]:
+    """Field errors of a conditions object ({} when it is valid)."""
+    if not isinstance(conditions, dict):
+        return {"conditions": ["Must be an object with ruleType and its parameters."]}
+    rule_type = conditions.get("ruleType")
+    if rule_type is None:
+        return {"conditions.ruleType": ["This field is required."]}
+    if rule_type not in PARAMETERS:
+        return {"conditions.ruleType": [f"Unknown ruleType; one of: {', '.join(RuleType.values)}."]}
+    spec = {**COMMON, **PARAMETERS[rule_type]}
+    errors: dict[str, list[str]] = {}
+    for name, param in spec.items():
+        if name not in conditions:
+            if param.required:
+                errors[f"conditions.{name}"] = ["This field is required."]
+            continue
+        reason = _check(param, conditions[name])
+        if reason:
+            errors[f"conditions.{name}"] = [reason]
+    for name in conditions:
+        if name not in spec and name not in _ALWAYS_ALLOWED:
+            errors[f"conditions.{name}"] = [f"Unknown parameter for ruleType {rule_type}."]
+    description = conditions.get("description")
+    if description is not None and not isinstance(description, str):
+        errors["conditions.description"] = ["Must be a string."]
+    return errors

@@ -1,0 +1,171 @@
+"""The two aggregate shapes most rules share: rolling windows and fixed buckets.
+
+``rolling_hits``: for every transaction, aggregate the same user's matching
+transactions in the window that ends at it (a RANGE window frame over epoch
+seconds). A transaction whose window meets the rule's condition triggers;
+the first trigger per user (and partition, e.g. vendor) in each window-sized
+time bucket becomes the hit, so one burst gives one alert and re-running
+the scan, or scanning transaction by transaction, finds the same hit again.
+
+``bucket_hits``: totals per user per fixed bucket (a UTC day, a window),
+for rules defined on calendar periods.
+"""
+
+from compliance.aml.engine.base import (
+    COMPLETED,
+    TX,
+    Hit,
+    Scope,
+    as_uuid,
+    db_time,
+    epoch_sql,
+    fetch,
+    group_rows,
+    placeholders,
+    scope_sql,
+    timestamp_sql,
+)
+
+
+def rolling_hits(
+    scope: Scope,
+    *,
+    window_seconds: int,
+    where: str,
+    params: list,
+    having: str,
+    having_params: list,
+    joins: str = "",
+    partition: str = "''",
+    counterparty: str = "NULL",
+    min_distinct_counterparties: int | None = None,
+) -> list[tuple]:
+    """Rows (user_id, part, bucket, anchor_ep, n, total, lo, hi, tx_id, tx_ep), one per transaction of each hit.
+
+    ``where`` filters the transactions (alias ``t``); ``having`` is a condition
+    on the window aggregates n, total, lo, hi. ``min_distinct_counterparties``
+    adds a distinct-count condition on ``counterparty`` (window functions
+    cannot count distinct values, so it is checked by a join on the candidates).
+    """
+    w = int(window_seconds)
+    scope_where, scope_params = scope_sql(scope, lookback_seconds=w)
+    ep = epoch_sql("t.created_at")
+    distinct_cte = ""
+    distinct_filter = ""
+    distinct_params: list = []
+    # nd: rows whose previous row from the same counterparty is more than a window earlier. Two rows of one
+    # counterparty inside a window are at most a window apart, so nd never counts one twice: it is a lower
+    # bound of the distinct count, exact when counterparties do not repeat. Only candidates it cannot
+    # settle get the exact (and costlier) distinct count by a join.
+    new_cp = "0"
+    if min_distinct_counterparties:
+        new_cp = f"CASE WHEN LAG(ep) OVER (PARTITION BY user_id, part, cp ORDER BY ep) >= ep - {w} THEN 0 ELSE 1 END"
+        distinct_cte = f""",
+        distinct_ok AS (
+            SELECT id FROM trig WHERE nd >= %s
+            UNION ALL
+            SELECT tr.id FROM trig tr
+            JOIN base b ON b.user_id = tr.user_id AND b.part = tr.part AND b.ep >= tr.ep - {w} AND b.ep <= tr.ep
+            WHERE tr.nd < %s
+            GROUP BY tr.id HAVING COUNT(DISTINCT b.cp) >= %s
+        )"""
+        distinct_filter = "WHERE id IN (SELECT id FROM distinct_ok)"
+        distinct_params = [int(min_distinct_counterparties)] * 3
+    sql = f"""
+        WITH base AS (
+            SELECT t.id AS id, t.user_id AS user_id, {partition} AS part, {counterparty} AS cp,
+                   t.amount AS amount, {ep} AS ep
+            FROM {TX} t {joins}
+            WHERE {scope_where} AND ({where})
+        ),
+        marked AS (
+            SELECT id, user_id, part, amount, ep, {new_cp} AS is_new FROM base
+        ),
+        roll AS (
+            SELECT id, user_id, part, ep,
+                   COUNT(*) OVER w AS n, SUM(amount) OVER w AS total,
+                   MIN(amount) OVER w AS lo, MAX(amount) OVER w AS hi, SUM(is_new) OVER w AS nd
+            FROM marked
+            WINDOW w AS (PARTITION BY user_id, part ORDER BY ep RANGE BETWEEN {w} PRECEDING AND CURRENT ROW)
+        ),
+        trig AS (
+            SELECT id, user_id, part, ep, n, total, lo, hi, nd, ep / {w} AS bucket
+            FROM roll WHERE ep >= %s AND ({having})
+        ){distinct_cte},
+        firsts AS (
+            SELECT id, user_id, part, ep, n, total, lo, hi, bucket,
+                   ROW_NUMBER() OVER (PARTITION BY user_id, part, bucket ORDER BY ep, id) AS rn
+            FROM trig {distinct_filter}
+        )
+        SELECT f.user_id, f.part, f.bucket, f.ep, f.n, f.total, f.lo, f.hi, b.id, b.ep
+        FROM firsts f
+        JOIN base b ON b.user_id = f.user_id AND b.part = f.part AND b.ep >= f.ep - {w} AND b.ep <= f.ep
+        WHERE f.rn = 1
+        ORDER BY f.user_id, f.part, f.bucket, b.ep, b.id
+    """
+    return fetch(sql, [*scope_params, *params, scope.since_epoch, *having_params, *distinct_params])
+
+
+def rolling_to_hits(rows, *, window_seconds: int, describe) -> list[Hit]:
+    """Hits from rolling_hits rows; ``describe(n, total, lo, hi)`` gives the details of one hit."""
+    hits = []
+    for (user_id, part, bucket), group in group_rows(rows, 3).items():
+        _, _, _, anchor_ep, n, total, lo, hi = group[0][:8]
+        details = {"windowSeconds": int(window_seconds), "windowEndEpoch": int(anchor_ep), **describe(n, total, lo, hi)}
+        if part not in ("", None):
+            details["partition"] = str(part)
+        hits.append(
+            Hit(
+                user_id=as_uuid(user_id),
+                transaction_ids=[as_uuid(row[8]) for row in group],
+                details=details,
+                key=f"user:{as_uuid(user_id)}:part:{part or ''}:bucket:{bucket}",
+            )
+        )
+    return hits
+
+
+def bucket_totals_sql(
+    scope: Scope, *, bucket_seconds: int, where: str, lookback_buckets: int = 0, offset_seconds: int = 0
+) -> tuple[str, list]:
+    """CTE ``agg`` (user_id, bucket, n, total): totals per user over fixed buckets.
+
+    Buckets are aligned on multiples of ``bucket_seconds`` since 1970, shifted
+    by ``offset_seconds`` (7200 makes days of Eswatini time, UTC+2); the scope
+    is widened to whole buckets, plus ``lookback_buckets`` before.
+    """
+    b, off = int(bucket_seconds), int(offset_seconds)
+    start_bucket = (scope.since_epoch + off) // b - lookback_buckets
+    lookback = scope.since_epoch - (start_bucket * b - off)
+    scope_where, scope_params = scope_sql(scope, lookback_seconds=lookback)
+    bucket = f"({epoch_sql('t.created_at')} + {off}) / {b}"
+    sql = f"""
+        WITH agg AS (
+            SELECT t.user_id AS user_id, {bucket} AS bucket, COUNT(*) AS n, SUM(t.amount) AS total
+            FROM {TX} t WHERE {scope_where} AND ({where})
+            GROUP BY t.user_id, {bucket}
+        )
+    """
+    return sql, scope_params
+
+
+def bucket_members_join(
+    scope: Scope, *, bucket_seconds: int, source: str, types: list[str] | None, offset_seconds: int = 0
+) -> tuple[str, list]:
+    """JOIN of the ledger rows (alias ``b``) that make up the buckets of ``source`` (user_id, bucket).
+
+    A created_at range per bucket, not a computed bucket, so each bucket's rows
+    come from the (user, created_at) index instead of a second pass over the scope.
+    """
+    n, off = int(bucket_seconds), int(offset_seconds)
+    sql = (
+        f"JOIN {TX} b ON b.user_id = {source}.user_id"
+        f" AND b.created_at >= {timestamp_sql(f'{source}.bucket * {n} - {off}')}"
+        f" AND b.created_at < {timestamp_sql(f'({source}.bucket + 1) * {n} - {off}')}"
+        " AND b.created_at <= %s AND b.status = %s"
+    )
+    params: list = [db_time(scope.until), COMPLETED]
+    if types:
+        sql += f" AND b.type IN ({placeholders(types)})"
+        params += list(types)
+    return sql, params

@@ -1,0 +1,6 @@
+"""AML rules (their versions) and the alerts they raise."""
+
+from compliance.aml.models.alerts import Alert, AlertEvent
+from compliance.aml.models.rules import AMLRule, AMLRuleVersion
+
+__all__ = ["AMLRule", "AMLRuleVersion", "Alert", "AlertEvent"]

@@ -1,0 +1,329 @@
+"""Writes on AML alerts: raising them, status moves with a note (and a reason code), assignment, bulk triage.
+
+Every write records an AlertEvent (the alert's history) and an audit entry,
+whoever makes it: an officer in the admin site or the API, or the AML engine
+raising alerts in bulk. The moves themselves are the ``Alert`` model's
+declared transitions; closing needs a note, the officer's reason, which an
+audit will ask for.
+"""
+
+import hashlib
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from django.db import connection, transaction
+
+from backoffice.errors import DomainError, InvalidTransition, ValidationFailed
+from backoffice.models import Staff
+from backoffice.services import audit_entry, audit_record, audit_record_many
+from compliance.aml.choices import AlertStatus, AlertType, CloseReason
+from compliance.aml.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES, Alert, AlertEvent
+
+NOTE_MAX = 2000
+CHUNK = 500
+
+
+@dataclass(frozen=True)
+class NewAlert:
+    """An alert to raise: ``dedup_key`` decides whether it is new (the same key never raises twice)."""
+
+    user_id: object
+    dedup_key: str
+    severity: str
+    details: dict
+    alert_type: str = AlertType.RULE
+    rule: object = None
+    transaction_ids: tuple = field(default_factory=tuple)
+    note: str = ""
+
+
+def dedup_key(*parts) -> str:
+    """A stable key of what makes an alert the same alert (rule and hit, user and PEP name, ...)."""
+    return hashlib.sha256("|".join(str(p) for p in parts).encode()).hexdigest()
+
+
+def _chunks(items: list, size: int = CHUNK):
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+@transaction.atomic
+def alert_raise_many(*, alerts: Iterable[NewAlert], actor=None) -> list[Alert]:
+    """Raise the alerts whose key is new; returns those created (a re-run creates none).
+
+    Each new alert starts OPEN with its transactions linked, one history row
+    ("raised") and one audit entry. Safe against a concurrent run inserting
+    the same key: the database's unique key decides, and only rows this call
+    inserted are linked and recorded.
+    """
+    by_key = {spec.dedup_key: spec for spec in alerts}
+    if not by_key:
+        return []
+    known: set[str] = set()
+    for chunk in _chunks(list(by_key)):
+        known.update(Alert.objects.filter(dedup_key__in=chunk).values_list("dedup_key", flat=True))
+    fresh = [
+        Alert(
+            alert_type=spec.alert_type,
+            rule=spec.rule,
+            rule_version=getattr(spec.rule, "version", None),
+            user_id=spec.user_id,
+            severity=spec.severity,
+            status=AlertStatus.OPEN,
+            dedup_key=key,
+            details=spec.details,
+        )
+        for key, spec in by_key.items()
+        if key not in known
+    ]
+    if not fresh:
+        return []
+    Alert.objects.bulk_create(fresh, batch_size=CHUNK, ignore_conflicts=True)
+    ours: set = set()
+    for chunk in _chunks([a.pk for a in fresh]):
+        ours.update(Alert.objects.filter(pk__in=chunk).values_list("pk", flat=True))
+    created = [a for a in fresh if a.pk in ours]
+    _link_transactions([(a.pk, tx_id) for a in created for tx_id in dict.fromkeys(by_key[a.dedup_key].transaction_ids)])
+    AlertEvent.objects.bulk_create(
+        [
+            AlertEvent(alert=a, from_status="", to_status=AlertStatus.OPEN, actor=actor, note=by_key[a.dedup_key].note)
+            for a in created
+        ],
+        batch_size=CHUNK,
+    )
+    audit_record_many(
+        [
+            audit_entry(
+                actor=actor,
+                action="alert.raise",
+                object_type="alert",
+                object_id=a.pk,
+                changes={"alert_type": a.alert_type, "severity": a.severity, "user_id": str(a.user_id)},
+            )
+            for a in created
+        ]
+    )
+    return created
+
+
+def _link_transactions(pairs: list[tuple]) -> None:
+    """Insert (alert, transaction) links: one unnest() statement per 50,000 on PostgreSQL, bulk_create elsewhere."""
+    through = Alert.related_transactions.through
+    if connection.vendor != "postgresql":
+        links = [through(alert_id=a, transaction_id=t) for a, t in pairs]
+        through.objects.bulk_create(links, batch_size=2000, ignore_conflicts=True)
+        return
+    table = through._meta.db_table
+    with connection.cursor() as cursor:
+        for start in range(0, len(pairs), 50_000):
+            chunk = pairs[start : start + 50_000]
+            cursor.execute(
+                f"INSERT INTO {table} (alert_id, transaction_id) "
+                "SELECT * FROM unnest(%s::uuid[], %s::uuid[]) ON CONFLICT DO NOTHING",
+                [[str(a) for a, _ in chunk], [str(t) for _, t in chunk]],
+            )
+
+
+def _clean_note(note: str) -> str:
+    note = (note or "").strip()
+    if len(note) > NOTE_MAX:
+        raise ValidationFailed("Validation error", details={"note": [f"At most {NOTE_MAX} characters."]})
+    return note
+
+
+def _check_reason_code(reason_code: str) -> str:
+    reason_code = (reason_code or "").strip()
+    if reason_code and reason_code not in CloseReason.values:
+        raise ValidationFailed(
+            "Invalid reason code", details={"reason_code": [f"Must be one of {', '.join(CloseReason.values)}."]}
+        )
+    return reason_code
+
+
+@transaction.atomic
+def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "", reason_code: str = "") -> Alert:
+    """Move an alert to ``to_status``, recording who, when, from, to and why.
+
+    Closing needs a note; closing as a false positive also needs a reason
+    code (``CloseReason``); reopening a closed alert needs a note.
+    """
+    if to_status not in AlertStatus.values:
+        raise ValidationFailed(
+            "Validation error", details={"status": [f"Must be one of {', '.join(AlertStatus.values)}."]}
+        )
+    note = _clean_note(note)
+    reason_code = _check_reason_code(reason_code)
+    locked = Alert.objects.select_for_update().get(pk=alert.pk)
+    method = ALERT_TRANSITIONS.get((locked.status, to_status))
+    if method is None:
+        raise InvalidTransition(f"Cannot move alert from {locked.status} to {to_status}")
+    if to_status in CLOSED_STATES and not note:
+        raise ValidationFailed("A note is required to close an alert", details={"note": ["Required when closing."]})
+    if to_status == AlertStatus.CLOSED_FALSE_POSITIVE and not reason_code:
+        raise ValidationFailed(
+            "A reason code is required to close an alert as a false positive",
+            details={"reason_code": ["Required when closing as a false positive."]},
+        )
+    reopening = locked.status in CLOSED_STATES
+    if reopening and not note:
+        raise ValidationFailed("A note is required to reopen an alert", details={"note": ["Required when reopening."]})
+    previous = locked.status
+    if to_status == AlertStatus.CLOSED_FALSE_POSITIVE:
+        locked.close_false_positive(reason_code=reason_code)
+    else:
+        getattr(locked, method)()
+        reason_code = ""
+    locked.save(update_fields=["status", "closed_at", "close_reason_code", "updated_at"])
+    AlertEvent.objects.create(
+        alert=locked, from_status=previous, to_status=to_status, actor=actor, note=note, reason_code=reason_code
+    )
+    audit_record(
+        actor=actor,
+        action="alert.reopen" if reopening else "alert.status",
+        object_type="alert",
+        object_id=locked.pk,
+        changes={"from": previous, "to": to_status, "note": note, "reason_code": reason_code},
+    )
+    return locked
+
+
+def assignee_from_id(staff_id) -> Staff | None:
+    """The staff member an alert may be given to: active, and allowed to work on alerts (None: nobody)."""
+    if staff_id is None:
+        return None
+    staff = Staff.objects.filter(pk=staff_id, is_active=True).first()
+    if staff is None:
+        raise ValidationFailed("Unknown or inactive staff member", details={"assignee": ["No active staff member."]})
+    if not staff.has_capability("alerts.manage"):
+        raise ValidationFailed(
+            "This staff member cannot work on alerts", details={"assignee": ["Role may not manage alerts."]}
+        )
+    return staff
+
+
+@transaction.atomic
+def alert_assign(*, alert: Alert, actor, assignee: Staff | None) -> Alert:
+    """Give an open alert to an officer (``assignee`` None takes it back to the queue)."""
+    locked = Alert.objects.select_for_update().get(pk=alert.pk)
+    if locked.is_closed:
+        raise InvalidTransition("A closed alert cannot be assigned")
+    if assignee is not None:
+        assignee = assignee_from_id(assignee.pk)
+    previous = locked.assigned_to
+    locked.assigned_to = assignee
+    locked.save(update_fields=["assigned_to", "updated_at"])
+    note = f"Assigned to {assignee.full_name or assignee.email}" if assignee else "Unassigned"
+    AlertEvent.objects.create(alert=locked, from_status=locked.status, to_status=locked.status, actor=actor, note=note)
+    audit_record(
+        actor=actor,
+        action="alert.assign",
+        object_type="alert",
+        object_id=locked.pk,
+        changes={"from": getattr(previous, "email", None), "to": getattr(assignee, "email", None)},
+    )
+    return locked
+
+
+class BulkAction(StrEnum):
+    ASSIGN = "assign"
+    CLOSE_FALSE_POSITIVE = "close_false_positive"
+
+
+BULK_MAX = 500
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    """What a bulk action did: how many alerts changed, and why each of the others did not."""
+
+    updated: int
+    errors: list[tuple[str, str]]
+
+    @property
+    def failed(self) -> int:
+        return len(self.errors)
+
+
+@transaction.atomic
+def alert_bulk(
+    *,
+    actor,
+    alert_ids: Iterable,
+    action: str,
+    assignee: Staff | None = None,
+    reason_code: str = "",
+    note: str = "",
+) -> BulkResult:
+    """Assign, or close as false positives, many alerts with one reason; each alert succeeds or fails alone.
+
+    The request as a whole is refused (nothing done) when it is malformed:
+    an unknown action, more than ``BULK_MAX`` alerts, closing without a note
+    or reason code. Otherwise every alert goes through the same service as
+    one alert would, in its own savepoint, and a refusal (a closed alert, an
+    unknown id) is reported beside the others' success.
+    """
+    ids = list(dict.fromkeys(str(i) for i in alert_ids))
+    if action not in {a.value for a in BulkAction}:
+        raise ValidationFailed("Validation error", details={"action": [f"Must be one of {', '.join(BulkAction)}."]})
+    if not ids:
+        raise ValidationFailed("Validation error", details={"ids": ["Name at least one alert."]})
+    if len(ids) > BULK_MAX:
+        raise ValidationFailed(f"At most {BULK_MAX} alerts at once", details={"ids": [f"At most {BULK_MAX} ids."]})
+    note = _clean_note(note)
+    reason_code = _check_reason_code(reason_code)
+    if action == BulkAction.CLOSE_FALSE_POSITIVE:
+        problems = {}
+        if not note:
+            problems["note"] = ["Required when closing."]
+        if not reason_code:
+            problems["reason_code"] = ["Required when closing as a false positive."]
+        if problems:
+            raise ValidationFailed("A note and a reason code are required to close alerts", details=problems)
+    found = Alert.objects.in_bulk([pk for pk in ids if _is_uuid(pk)])
+    by_text = {str(pk): alert for pk, alert in found.items()}
+    updated, errors = 0, []
+    for pk in ids:
+        alert = by_text.get(pk)
+        if alert is None:
+            errors.append((pk, "Alert not found"))
+            continue
+        try:
+            with transaction.atomic():
+                if action == BulkAction.ASSIGN:
+                    alert_assign(alert=alert, actor=actor, assignee=assignee)
+                else:
+                    alert_transition(
+                        alert=alert,
+                        actor=actor,
+                        to_status=AlertStatus.CLOSED_FALSE_POSITIVE,
+                        note=note,
+                        reason_code=reason_code,
+                    )
+        except DomainError as exc:
+            errors.append((pk, exc.message))
+        else:
+            updated += 1
+    audit_record(
+        actor=actor,
+        action="alert.bulk",
+        object_type="alert",
+        object_id="",
+        changes={
+            "action": str(action),
+            "updated": updated,
+            "failed": len(errors),
+            "assignee": getattr(assignee, "email", None),
+            "reason_code": reason_code,
+        },
+    )
+    return BulkResult(updated=updated, errors=errors)
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,40 @@
+"""Duplicate identities found by verification become alerts in the triage queue.
+
+kyc's ``identity_duplicate`` hook calls ``duplicate_identity_alert`` (registered in ``ComplianceConfig.ready``):
+one DUPLICATE_IDENTITY alert per pair of users, whichever of the two was checked and however many times, with
+the finding and both user ids in ``details``. It is raised on the user whose check found it.
+"""
+
+from compliance.aml.choices import AlertType
+from compliance.aml.services.alerts import NewAlert, alert_raise_many, dedup_key
+from compliance.casework.choices import Severity
+from kyc.models import PlatformUser
+
+SEVERITY = {"ID_NUMBER": Severity.HIGH, "FACE": Severity.HIGH, "IMAGE": Severity.MEDIUM}
+
+
+def duplicate_identity_alert(*, user, other_user_id, kind: str, score: float | None, source: dict, **_) -> None:
+    pair = sorted([str(user.pk), str(other_user_id)])
+    other = PlatformUser.objects.filter(pk=other_user_id).only("first_name", "last_name").first()
+    details = {
+        "finding": kind,
+        "userIds": pair,
+        "userId": str(user.pk),
+        "otherUserId": str(other_user_id),
+        "otherUserName": other.full_name if other is not None else "",
+        "score": score,
+        "jobId": source.get("jobId"),
+        "detail": source.get("detail", ""),
+    }
+    alert_raise_many(
+        alerts=[
+            NewAlert(
+                user_id=user.pk,
+                dedup_key=dedup_key(AlertType.DUPLICATE_IDENTITY, *pair),
+                severity=SEVERITY.get(kind, Severity.MEDIUM),
+                details=details,
+                alert_type=AlertType.DUPLICATE_IDENTITY,
+                note=f"Verification job {source.get('jobId')}: {source.get('detail', kind)}",
+            )
+        ]
+    )

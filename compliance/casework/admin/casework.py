@@ -1,0 +1,109 @@
+"""The case work section of an alert's or a SAR's page: the comment thread and the evidence files.
+
+A self-contained mixin: a ModelAdmin that lists it first among its bases gets
+the section (``compliance/admin/casework_section.html``, shown after the
+page's own form, so its forms never nest in it), two POST views (add a
+comment, attach a file) calling the same services as the API, and nothing
+else of the page changes. The section costs two queries (three on an alert
+page, which also names the reports citing it) however long the thread is.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+
+from backoffice.errors import DomainError
+from backoffice.files import signed_file_url
+from backoffice.uploads import ATTACHMENT
+from compliance.casework.selectors.casework import attachments_of, comments_of
+from compliance.casework.services.casework import WRITE_CAPABILITY, attachment_add, comment_add
+
+
+class CaseWorkAdminMixin:
+    """Adds the thread and the files to the change page of ``casework_kind`` ("alert" or "sar") records."""
+
+    casework_kind = ""
+    change_form_outer_after_template = "compliance/admin/casework_section.html"
+
+    def _casework_name(self, suffix: str) -> str:
+        return f"compliance_{self.casework_kind}_casework_{suffix}"
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("<uuid:object_id>/comments/", view(self.casework_comment_view), name=self._casework_name("comment")),
+            path(
+                "<uuid:object_id>/attachments/",
+                view(self.casework_attachment_view),
+                name=self._casework_name("attachment"),
+            ),
+            *super().get_urls(),
+        ]
+
+    def casework_context(self, request, obj) -> dict:
+        """What the section shows: the thread, the files with short-lived links, the forms if the viewer may add."""
+        case = {self.casework_kind: obj}
+        attachments = list(attachments_of(**case))
+        for attachment in attachments:
+            attachment.url = signed_file_url(attachment.storage_name)
+        context = {
+            "kind": self.casework_kind,
+            "comments": list(comments_of(**case)),
+            "attachments": attachments,
+            "can_add": request.user.has_capability(WRITE_CAPABILITY[self.casework_kind]),
+            "comment_url": reverse(f"admin:{self._casework_name('comment')}", args=[obj.pk]),
+            "attachment_url": reverse(f"admin:{self._casework_name('attachment')}", args=[obj.pk]),
+            "max_size": ATTACHMENT.max_size_text(),
+        }
+        context.update(self.casework_extra_context(request, obj))
+        return context
+
+    def casework_extra_context(self, request, obj) -> dict:
+        """What the kind of case adds to the section (the alert page: the reports that cite it)."""
+        return {}
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = dict(extra_context or {})
+        obj = self.get_object(request, object_id)
+        if obj is not None and self.has_view_permission(request, obj):
+            extra_context["casework"] = self.casework_context(request, obj)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def _casework_write(self, request, object_id, write, done: str):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        obj = get_object_or_404(self.model, pk=object_id)
+        try:
+            write(obj)
+        except DomainError as exc:
+            reasons = [reason for values in (exc.details or {}).values() for reason in values]
+            self.message_user(request, " ".join([exc.message, *reasons]), messages.ERROR)
+        else:
+            self.message_user(request, done, messages.SUCCESS)
+        url = reverse(f"admin:compliance_{self.casework_kind}_change", args=[obj.pk])
+        return HttpResponseRedirect(url + "#casework")
+
+    def casework_comment_view(self, request, object_id):
+        return self._casework_write(
+            request,
+            object_id,
+            lambda obj: comment_add(
+                actor=request.user,
+                text=request.POST.get("text", ""),
+                for_report=request.POST.get("for_report") == "on",
+                **{self.casework_kind: obj},
+            ),
+            "Comment added.",
+        )
+
+    def casework_attachment_view(self, request, object_id):
+        return self._casework_write(
+            request,
+            object_id,
+            lambda obj: attachment_add(actor=request.user, file=request.FILES.get("file"), **{self.casework_kind: obj}),
+            "File attached.",
+        )

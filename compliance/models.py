@@ -1,0 +1,27 @@
+"""Where Django finds the ``compliance`` app label's models (content types, permissions, migrations).
+
+Each sub-domain defines its own (``compliance/<domain>/models/``); nothing else imports this module.
+"""
+
+from compliance.aml.models import Alert, AlertEvent, AMLRule, AMLRuleVersion
+from compliance.casework.models import CaseAttachment, CaseComment
+from compliance.peps.models import PEP, PEPMatch, PEPMatchEvent, PEPNameKey, ScreeningRun, UserScreening
+from compliance.sars.models import SAR, SARNarrativeVersion, SARTransition
+
+__all__ = [
+    "PEP",
+    "SAR",
+    "AMLRule",
+    "AMLRuleVersion",
+    "Alert",
+    "AlertEvent",
+    "CaseAttachment",
+    "CaseComment",
+    "PEPMatch",
+    "PEPMatchEvent",
+    "PEPNameKey",
+    "SARNarrativeVersion",
+    "SARTransition",
+    "ScreeningRun",
+    "UserScreening",
+]

@@ -1,0 +1,1 @@
+from compliance.peps.admin import pep  # noqa: F401

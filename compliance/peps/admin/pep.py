@@ -1,0 +1,653 @@
+"""The PEP pages of the admin site: the list, a PEP and its matched users, import with a preview, the matches
+with confirm / dismiss, the screening page, the screening runs, and the dashboard cards.
+
+Every write goes through ``compliance.services`` (create, update, delete, import, review), so the admin site
+matches, alerts and audits exactly as the API does. Only holders of ``peps.manage`` see any of it.
+"""
+
+import uuid
+
+from django import forms
+from django.contrib import admin, messages
+from django.core import signing
+from django.core.exceptions import PermissionDenied
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db.models import Count, Q
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from unfold.admin import ModelAdmin, TabularInline
+from unfold.contrib.filters.admin import ChoicesDropdownFilter
+from unfold.decorators import action, display
+from unfold.widgets import UnfoldAdminTextareaWidget, UnfoldAdminTextInputWidget
+
+from backoffice.admin_base import (
+    DefaultChoiceFilter,
+    EstimatedCountPaginator,
+    ReadOnlyAdminMixin,
+    ServiceErrorsAdminMixin,
+    StateHistoryInline,
+)
+from backoffice.dashboard import register_card
+from backoffice.errors import DomainError
+from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningStatus
+from compliance.peps.formats import FORMATS, UnreadableFile, read_rows, with_defaults
+from compliance.peps.models.pep import PEP, PEPMatch, PEPMatchEvent, ScreeningRun, date_of_birth_problem
+from compliance.peps.selectors.pep import match_threshold, pep_screen, screening_coverage
+from compliance.peps.services import pep as services
+from compliance.peps.services.pep_matches import pep_match_review
+
+STATUS_LABELS = {
+    PEPMatchStatus.POTENTIAL: "warning",
+    PEPMatchStatus.CONFIRMED: "danger",
+    PEPMatchStatus.DISMISSED: "info",
+}
+IMPORT_MAX_BYTES = 50 * 1024 * 1024
+IMPORT_SALT = "compliance.pep-import"
+IMPORT_TOKEN_SECONDS = 60 * 60
+
+
+def may_manage_peps(request) -> bool:
+    user = request.user
+    return bool(getattr(user, "is_authenticated", False) and user.has_capability("peps.manage"))
+
+
+def _require(request) -> None:
+    if not may_manage_peps(request):
+        raise PermissionDenied
+
+
+def explanation_html(explanation: dict, score: float | None = None) -> str:
+    return render_to_string("compliance/pep/explanation.html", {"explanation": explanation or {}, "score": score})
+
+
+# ---------------------------------------------------------------- the PEP list
+
+
+class LinesField(forms.CharField):
+    """Aliases as one per line."""
+
+    widget = UnfoldAdminTextareaWidget(attrs={"rows": 3})
+
+    def prepare_value(self, value):
+        return "\n".join(value) if isinstance(value, list) else value
+
+    def to_python(self, value):
+        return [line.strip() for line in (value or "").splitlines() if line.strip()]
+
+
+class PEPForm(forms.ModelForm):
+    aliases = LinesField(required=False, help_text="Other names of the same person, one per line")
+    additional_info = forms.JSONField(
+        required=False, initial=dict, help_text="A JSON object", widget=UnfoldAdminTextareaWidget(attrs={"rows": 4})
+    )
+    date_of_birth = forms.CharField(
+        required=False, max_length=10, help_text="YYYY-MM-DD, or YYYY-MM / YYYY", widget=UnfoldAdminTextInputWidget
+    )
+
+    class Meta:
+        model = PEP
+        fields = ("name", "category", "position", "country", "source", "is_active", "aliases", "date_of_birth")
+
+    def clean_additional_info(self):
+        value = self.cleaned_data.get("additional_info")
+        if value in (None, ""):
+            return {}
+        if not isinstance(value, dict):
+            raise forms.ValidationError("Must be a JSON object.")
+        return value
+
+    def clean_date_of_birth(self):
+        value = (self.cleaned_data.get("date_of_birth") or "").strip()
+        if value and (problem := date_of_birth_problem(value)):
+            raise forms.ValidationError(problem)
+        return value
+
+    def _post_clean(self):
+        # the services validate and save; the model's own clean would compute keys twice
+        pass
+
+
+class PEPMatchInline(ReadOnlyAdminMixin, TabularInline):
+    model = PEPMatch
+    fk_name = "pep"
+    fields = ("user_link", "score_text", "status", "created_at")
+    readonly_fields = fields
+    extra = 0
+    verbose_name = "matched user"
+    verbose_name_plural = "Matched users"
+    show_change_link = True
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user").order_by("-score", "pk")
+
+    @display(description="User")
+    def user_link(self, obj):
+        return obj.user.full_name
+
+    @display(description="Score")
+    def score_text(self, obj):
+        return f"{obj.score:.2f}"
+
+
+@admin.register(PEP)
+class PEPAdmin(ServiceErrorsAdminMixin, ModelAdmin):
+    """The PEP list; add, change and delete call the PEP services, so matching runs as in the API."""
+
+    form = PEPForm
+    list_display = ("name", "category", "position", "country", "active_label", "match_count", "version", "updated_at")
+    list_filter = ("is_active", ("category", ChoicesDropdownFilter))
+    list_filter_submit = True
+    search_fields = ("name", "name_key", "position", "country")
+    search_help_text = "Name (accents ignored), position or country"
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    list_per_page = 50
+    ordering = ("-created_at", "-id")
+    inlines = [PEPMatchInline]
+    actions_list = ["import_file", "screen_a_name"]
+    fieldsets = (
+        ("Person", {"fields": ("name", "aliases", "date_of_birth", "country")}),
+        ("Exposure", {"fields": ("category", "position", "source", "is_active", "additional_info")}),
+        ("Record", {"fields": ("version", "screening_state", "created_at", "updated_at")}),
+    )
+    readonly_fields = ("version", "screening_state", "created_at", "updated_at")
+
+    class Media:
+        css = {"all": ("compliance/peps.css",)}
+
+    def has_module_permission(self, request):
+        return may_manage_peps(request)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(match_total=Count("matches"))
+
+    @display(description="Active", label={"active": "success", "inactive": "info"}, ordering="is_active")
+    def active_label(self, obj):
+        return "active" if obj.is_active else "inactive"
+
+    @display(description="Matches", ordering="match_total")
+    def match_count(self, obj):
+        return obj.match_total
+
+    @display(description="Screening")
+    def screening_state(self, obj):
+        if not obj.is_active:
+            return "Inactive: not screened"
+        if obj.awaiting_screening:
+            return "Waiting: this content has not been screened against the users yet"
+        return f"Screened against all users on {obj.screened_at:%Y-%m-%d %H:%M} UTC"
+
+    def save_model(self, request, obj, form, change):
+        data = {name: form.cleaned_data[name] for name in form.Meta.fields if name in form.cleaned_data}
+        data["additional_info"] = form.cleaned_data.get("additional_info") or {}
+        if change:
+            data.pop("source", None)
+            result = services.pep_update(pep=obj, actor=request.user, changes=data)
+        else:
+            result = services.pep_create(actor=request.user, **data)
+        # the admin goes on with the instance it gave us (its redirect, its log entry): make it the saved PEP
+        obj.__dict__.update({k: v for k, v in result.pep.__dict__.items() if k != "_state"})
+        obj._state.adding = False
+        m = result.matching
+        if m.peps_screened:
+            self.message_user(
+                request,
+                f"Matched against {m.users_scanned:,} users: {len(m.users_matched)} matched, "
+                f"{m.alerts_created} alert(s) raised.",
+                messages.INFO,
+            )
+
+    def save_related(self, request, form, formsets, change):
+        pass  # matches are read-only here
+
+    def delete_model(self, request, obj):
+        services.pep_delete(pep=obj, actor=request.user)
+
+    def delete_queryset(self, request, queryset):
+        for pep in queryset:
+            services.pep_delete(pep=pep, actor=request.user)
+
+    # ------------------------------------------------------------ extra pages
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("import/", wrap(self.import_view), name="compliance_pep_import"),
+            path("screen/", wrap(self.screen_view), name="compliance_pep_screen"),
+            *super().get_urls(),
+        ]
+
+    @action(description="Import a file", url_path="import-file", icon="upload_file")
+    def import_file(self, request):
+        return HttpResponseRedirect(reverse("admin:compliance_pep_import"))
+
+    @action(description="Screen a name", url_path="screen-a-name", icon="manage_search")
+    def screen_a_name(self, request):
+        return HttpResponseRedirect(reverse("admin:compliance_pep_screen"))
+
+    def _page(self, request, template, **context):
+        return TemplateResponse(
+            request,
+            template,
+            {**self.admin_site.each_context(request), "opts": self.opts, **context},
+        )
+
+    def screen_view(self, request):
+        _require(request)
+        form = ScreenForm(request.GET or None)
+        hits = None
+        if form.is_valid():
+            data = form.cleaned_data
+            hits = [
+                {"pep": hit.pep, "score": hit.match.score, "explanation": explanation_html(hit.match.explanation)}
+                for hit in pep_screen(
+                    name=data["name"], date_of_birth=data["date_of_birth"] or None, country=data["country"] or None
+                )
+            ]
+        return self._page(
+            request,
+            "compliance/pep/screen.html",
+            title="Screen a name against the PEP list",
+            form=form,
+            hits=hits,
+            threshold=match_threshold(),
+        )
+
+    def import_view(self, request):
+        _require(request)
+        if request.method == "POST" and request.POST.get("token"):
+            return self._import_confirmed(request)
+        form = ImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            return self._import_preview(request, form)
+        return self._page(request, "compliance/pep/import.html", title="Import a PEP list", form=form, preview=None)
+
+    def _import_preview(self, request, form):
+        upload = form.cleaned_data["file"]
+        raw = upload.read()
+        try:
+            text = raw.decode("utf-8-sig")
+            format, rows = read_rows(text, form.cleaned_data["format"] or None)
+            rows = list(
+                with_defaults(
+                    rows, category=form.cleaned_data["category"] or None, source=form.cleaned_data["source"] or None
+                )
+            )
+        except (UnicodeDecodeError, UnreadableFile) as exc:
+            form.add_error("file", str(exc) if isinstance(exc, UnreadableFile) else "The file is not UTF-8 text.")
+            return self._page(request, "compliance/pep/import.html", title="Import a PEP list", form=form, preview=None)
+        preview = services.pep_import(rows=rows, actor=request.user, dry_run=True)
+        stored = default_storage.save(f"pep-imports/{uuid.uuid4().hex}.txt", ContentFile(raw))
+        token = signing.dumps(
+            {
+                "path": stored,
+                "format": format,
+                "category": form.cleaned_data["category"] or "",
+                "source": form.cleaned_data["source"] or "",
+                "filename": upload.name,
+            },
+            salt=IMPORT_SALT,
+        )
+        return self._page(
+            request,
+            "compliance/pep/import.html",
+            title="Import a PEP list: preview",
+            form=None,
+            preview=preview,
+            entries=len(rows),
+            format=format,
+            filename=upload.name,
+            token=token,
+        )
+
+    def _import_confirmed(self, request):
+        try:
+            ticket = signing.loads(request.POST["token"], salt=IMPORT_SALT, max_age=IMPORT_TOKEN_SECONDS)
+        except signing.BadSignature:
+            self.message_user(request, "This preview has expired: upload the file again.", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:compliance_pep_import"))
+        try:
+            with default_storage.open(ticket["path"]) as handle:
+                text = handle.read().decode("utf-8-sig")
+        except OSError:
+            self.message_user(request, "This preview was already imported or has expired.", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:compliance_pep_import"))
+        _, rows = read_rows(text, ticket["format"])
+        rows = with_defaults(rows, category=ticket["category"] or None, source=ticket["source"] or None)
+        try:
+            result = services.pep_import(rows=rows, actor=request.user)
+        finally:
+            default_storage.delete(ticket["path"])
+        m = result.matching
+        self.message_user(
+            request,
+            f"{ticket['filename']}: {result.created} created, {result.updated} updated, {result.unchanged} unchanged, "
+            f"{len(result.errors)} refused. Matching: {len(m.users_matched)} users matched, "
+            f"{m.alerts_created} alert(s) raised.",
+            messages.SUCCESS if not result.errors else messages.WARNING,
+        )
+        return HttpResponseRedirect(reverse("admin:compliance_pep_changelist"))
+
+
+class ScreenForm(forms.Form):
+    name = forms.CharField(max_length=300)
+    date_of_birth = forms.CharField(required=False, max_length=10, label="Date of birth", help_text="YYYY-MM-DD")
+    country = forms.CharField(required=False, max_length=100)
+
+    def clean_date_of_birth(self):
+        value = (self.cleaned_data.get("date_of_birth") or "").strip()
+        if value and (problem := date_of_birth_problem(value)):
+            raise forms.ValidationError(problem)
+        return value
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        help_text="CSV or JSON with the API's fields, FollowTheMoney JSON lines, or targets.simple.csv"
+    )
+    format = forms.ChoiceField(choices=[("", "Detect from the content"), *((f, f) for f in FORMATS)], required=False)
+    category = forms.ChoiceField(
+        choices=[("", "As in the file (else Unknown)"), *PEPCategory.choices], required=False, label="Category"
+    )
+    source = forms.CharField(required=False, max_length=200, help_text="For rows that name no source")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > IMPORT_MAX_BYTES:
+            raise forms.ValidationError("At most 50 MB.")
+        return upload
+
+
+# ---------------------------------------------------------------- matches
+
+
+class ReviewForm(forms.Form):
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000, required=False)
+
+    def __init__(self, *args, status: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["note"].required = status == PEPMatchStatus.DISMISSED
+        self.fields["note"].help_text = (
+            "Why this user is not the PEP (kept in the match's history and the audit log)"
+            if status == PEPMatchStatus.DISMISSED
+            else "What confirmed it (optional)"
+        )
+
+
+class PEPMatchEventInline(StateHistoryInline):
+    model = PEPMatchEvent
+    verbose_name = "event"
+
+
+class MatchStatusFilter(DefaultChoiceFilter):
+    """Matches to review by default."""
+
+    title = "status"
+    parameter_name = "review"
+    default = "open"
+
+    def lookups(self, request, model_admin):
+        return [("open", "To review (potential)"), *PEPMatchStatus.choices, ("all", "All matches")]
+
+    def queryset(self, request, queryset):
+        if self.current() == "open":
+            return queryset.filter(status=PEPMatchStatus.POTENTIAL)
+        if self.current() in PEPMatchStatus.values:
+            return queryset.filter(status=self.current())
+        return queryset
+
+
+@admin.register(PEPMatch)
+class PEPMatchAdmin(ModelAdmin):
+    """Users matched to PEPs, with the explanation; confirm or dismiss (audited) from the match's page."""
+
+    list_display = ("user_name", "pep_name", "score_text", "status_label", "created_at")
+    list_filter = (MatchStatusFilter,)
+    list_select_related = ("user", "pep")
+    search_fields = ("user__first_name", "user__last_name", "user__phone_number", "pep_name")
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    list_per_page = 50
+    ordering = ("-created_at", "-id")
+    inlines = [PEPMatchEventInline]
+    actions_detail = ["confirm_match", "dismiss_match"]
+    fieldsets = (
+        ("Match", {"fields": ("status_label", "score_text", "user_summary", "pep_summary", "alert_link")}),
+        ("Why", {"fields": ("explanation_table",)}),
+        ("Review", {"fields": ("reviewed_by", "reviewed_at", "review_note")}),
+    )
+    readonly_fields = (
+        "status_label",
+        "score_text",
+        "user_summary",
+        "pep_summary",
+        "alert_link",
+        "explanation_table",
+        "reviewed_by",
+        "reviewed_at",
+        "review_note",
+    )
+
+    class Media:
+        css = {"all": ("compliance/peps.css",)}
+
+    def has_module_permission(self, request):
+        return may_manage_peps(request)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False  # a match changes only through confirm / dismiss
+
+    def has_review_permission(self, request, obj=None):
+        return may_manage_peps(request)
+
+    def lookup_allowed(self, lookup, value, request=None):
+        # "this user's matches" and "this PEP's matches" links
+        return lookup in ("user__id__exact", "pep__id__exact") or super().lookup_allowed(lookup, value, request)
+
+    def get_object(self, request, object_id, from_field=None):
+        try:
+            uuid.UUID(str(object_id))
+        except ValueError:
+            return None
+        return PEPMatch.objects.select_related("user", "pep", "alert", "reviewed_by").filter(pk=object_id).first()
+
+    @display(description="User", ordering="user__last_name")
+    def user_name(self, obj):
+        return obj.user.full_name
+
+    @display(description="Score", ordering="score")
+    def score_text(self, obj):
+        return f"{obj.score:.2f}"
+
+    @display(description="Status", ordering="status", label=STATUS_LABELS)
+    def status_label(self, obj):
+        return obj.status
+
+    @display(description="User")
+    def user_summary(self, obj):
+        user = obj.user
+        return format_html(
+            '<a class="pep-link" href="{}">{}</a> &middot; {} &middot; born {} &middot; {}<br>'
+            '<a class="pep-link" href="{}?user__id__exact={}&review=all">All PEP matches of this user</a>',
+            reverse("admin:kyc_platformuser_change", args=[user.pk]),
+            user.full_name,
+            user.phone_number,
+            user.date_of_birth or "—",
+            user.country,
+            reverse("admin:compliance_pepmatch_changelist"),
+            user.pk,
+        )
+
+    @display(description="PEP")
+    def pep_summary(self, obj):
+        pep = obj.pep
+        if pep is None:
+            return f"{obj.pep_name} (no longer on the list)"
+        return format_html(
+            '<a class="pep-link" href="{}">{}</a> &middot; {} &middot; {} &middot; {}{}',
+            reverse("admin:compliance_pep_change", args=[pep.pk]),
+            pep.name,
+            pep.category,
+            pep.position or "no position",
+            pep.country or "no country",
+            format_html(" &middot; born {}", pep.date_of_birth) if pep.date_of_birth else "",
+        )
+
+    @display(description="Alert")
+    def alert_link(self, obj):
+        if obj.alert_id is None:
+            return "—"
+        return format_html(
+            '<a class="pep-link" href="{}">{} alert, {}</a>',
+            reverse("admin:compliance_alert_change", args=[obj.alert_id]),
+            obj.alert.severity,
+            obj.alert.get_status_display(),
+        )
+
+    @display(description="Explanation")
+    def explanation_table(self, obj):
+        return explanation_html(obj.explanation, obj.score)
+
+    # ------------------------------------------------------------ confirm / dismiss
+
+    @action(description="Confirm: the user is this PEP", url_path="confirm", permissions=["review"], icon="verified")
+    def confirm_match(self, request, object_id):
+        return self._review(request, object_id, PEPMatchStatus.CONFIRMED)
+
+    @action(description="Dismiss: not this PEP", url_path="dismiss", permissions=["review"], icon="block")
+    def dismiss_match(self, request, object_id):
+        return self._review(request, object_id, PEPMatchStatus.DISMISSED)
+
+    def _review(self, request, object_id, status):
+        _require(request)
+        match = get_object_or_404(PEPMatch.objects.select_related("user", "pep"), pk=object_id)
+        back = reverse("admin:compliance_pepmatch_change", args=[match.pk])
+        form = ReviewForm(request.POST or None, status=status)
+        if request.method == "POST" and form.is_valid():
+            try:
+                pep_match_review(match=match, actor=request.user, status=status, note=form.cleaned_data["note"])
+            except DomainError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(request, f"Match {status.lower()}.", messages.SUCCESS)
+            return HttpResponseRedirect(back)
+        verb = "Confirm" if status == PEPMatchStatus.CONFIRMED else "Dismiss"
+        return TemplateResponse(
+            request,
+            "compliance/pep/review.html",
+            {
+                **self.admin_site.each_context(request),
+                "opts": self.opts,
+                "original": match,
+                "form": form,
+                "verb": verb,
+                "status": status,
+                "back": back,
+                "title": f"{verb} the match of {match.user.full_name} with {match.pep_name}?",
+                "explanation": explanation_html(match.explanation, match.score),
+            },
+        )
+
+
+# ---------------------------------------------------------------- screening runs
+
+
+@admin.register(ScreeningRun)
+class ScreeningRunAdmin(ReadOnlyAdminMixin, ModelAdmin):
+    list_display = (
+        "started_at",
+        "trigger",
+        "subject",
+        "status_label",
+        "peps_screened",
+        "users_scanned",
+        "candidates",
+        "matches",
+        "alerts_created",
+        "duration",
+    )
+    list_filter = ("trigger", "status")
+    list_select_related = ("actor",)
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    list_per_page = 50
+    ordering = ("-started_at", "-id")
+    fields = (
+        "trigger",
+        "status",
+        "subject",
+        "actor",
+        "matcher_version",
+        "threshold",
+        "peps_screened",
+        "users_scanned",
+        "candidates",
+        "matches",
+        "users_matched",
+        "users_updated",
+        "alerts_created",
+        "started_at",
+        "finished_at",
+        "error",
+    )
+    readonly_fields = fields
+
+    def has_module_permission(self, request):
+        return may_manage_peps(request)
+
+    @display(
+        description="Status",
+        ordering="status",
+        label={ScreeningStatus.COMPLETED: "success", ScreeningStatus.FAILED: "danger", ScreeningStatus.RUNNING: "info"},
+    )
+    def status_label(self, obj):
+        return obj.status
+
+    @display(description="Seconds")
+    def duration(self, obj):
+        return f"{obj.seconds:.2f}" if obj.seconds is not None else "—"
+
+
+# ---------------------------------------------------------------- dashboard
+
+
+@register_card
+def _pep_cards(request):
+    if not may_manage_peps(request):
+        return []
+    counts = PEP.objects.aggregate(total=Count("pk"), active=Count("pk", filter=Q(is_active=True)))
+    to_review = PEPMatch.objects.filter(status=PEPMatchStatus.POTENTIAL).count()
+    coverage = screening_coverage()
+    pep_list = reverse("admin:compliance_pep_changelist")
+    return [
+        {
+            "title": "PEPs on the list",
+            "value": counts["active"],
+            "hint": f"active, of {counts['total']} in all",
+            "link": f"{pep_list}?is_active__exact=1",
+        },
+        {
+            "title": "PEP matches to review",
+            "value": to_review,
+            "hint": "Potential PEPs among users",
+            "link": reverse("admin:compliance_pepmatch_changelist"),
+        },
+        {
+            "title": "Screening coverage",
+            "value": f"{coverage.share:.0%}",
+            "hint": f"{coverage.users_covered:,} of {coverage.users:,} users screened against the current list"
+            + (f"; {coverage.peps_pending} PEP(s) waiting" if coverage.peps_pending else ""),
+            "link": reverse("admin:compliance_screeningrun_changelist"),
+        },
+    ]

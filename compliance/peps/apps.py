@@ -1,0 +1,30 @@
+from django.apps import AppConfig
+
+
+class PepsConfig(AppConfig):
+    """The PEP list, screening our users against it, and the matches an officer decides."""
+
+    name = "compliance.peps"
+    label = "compliance_peps"
+    verbose_name = "Compliance: PEPs"
+
+    def ready(self):
+        from backoffice import roles
+        from compliance.peps.services.screening import screen_renamed_user_after_commit, screen_user_after_commit
+        from kyc import hooks as kyc_hooks
+
+        kyc_hooks.user_registered.register(screen_user_after_commit)
+        kyc_hooks.user_name_changed.register(screen_renamed_user_after_commit)
+        roles.grant_admin_permissions(
+            "peps.manage",
+            {
+                "compliance.view_pep",
+                "compliance.add_pep",
+                "compliance.change_pep",
+                "compliance.delete_pep",
+                "compliance.view_pepmatch",
+                "compliance.change_pepmatch",
+                "compliance.view_pepmatchevent",
+                "compliance.view_screeningrun",
+            },
+        )

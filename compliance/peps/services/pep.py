@@ -1,0 +1,476 @@
+"""Writes on the PEP list: create, update, delete, bulk upload and file import. Every write is audited.
+
+After each write, the PEPs whose matching content is new or changed are screened against the users
+(``compliance.peps.services.screening.screen_peps``) and the result is returned as the matching summary; a
+change that matching does not read (a position, the source) screens nothing.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from backoffice.errors import Conflict, DomainError, ValidationFailed, django_validation_details
+from backoffice.services import audit_entry, audit_record, audit_record_many
+from compliance.peps.choices import PEPCategory, ScreeningTrigger
+from compliance.peps.models.pep import PEP, PEPMatch, PEPNameKey, canonical_category, normalise_name
+from compliance.peps.selectors.pep import pep_person
+from compliance.peps.services.screening import MatchingSummary, screen_peps
+from kyc.name_index import stored
+from kyc.names import blocking_keys
+
+NAME_REQUIRED = "Name is required"
+NAME_TAKEN = "PEP with this name already exists"
+BULK_MAX = 10_000
+CHUNK = 1000
+PREVIEW_ROWS = 500
+
+
+@dataclass(frozen=True)
+class PEPResult:
+    pep: PEP
+    matching: MatchingSummary
+
+
+@dataclass(frozen=True)
+class ItemError:
+    """A bulk item or file row that was refused: where it was, the name it had, and why."""
+
+    index: int
+    name: str
+    message: str
+    details: dict | None = None
+
+
+@dataclass
+class BulkResult:
+    created: list[PEP]
+    errors: list[ItemError]
+    matching: MatchingSummary
+
+
+@dataclass(frozen=True)
+class RowOutcome:
+    line: int
+    name: str
+    action: str  # create, update, unchanged, error
+    message: str = ""
+
+
+@dataclass
+class ImportResult:
+    """What an import did (or, for a dry run, would do), row by row for the first ``PREVIEW_ROWS``."""
+
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    errors: list[ItemError] = field(default_factory=list)
+    rows: list[RowOutcome] = field(default_factory=list)
+    matching: MatchingSummary = field(default_factory=MatchingSummary)
+    dry_run: bool = False
+
+    def note(self, outcome: RowOutcome) -> None:
+        if len(self.rows) < PREVIEW_ROWS:
+            self.rows.append(outcome)
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _clean(pep: PEP) -> PEP:
+    """Model validation as domain errors: a blank name is "Name is required", anything else a 400 with details."""
+    pep.name = " ".join((pep.name or "").split()) if isinstance(pep.name, str) else pep.name
+    if not isinstance(pep.name, str) or not pep.name:
+        raise ValidationFailed(NAME_REQUIRED, details={"name": ["This field is required."]})
+    pep.category = canonical_category(pep.category or PEPCategory.UNKNOWN) or pep.category
+    try:
+        pep.full_clean(exclude=["name_key", "content_hash"], validate_unique=False)
+    except ValidationError as exc:
+        details = django_validation_details(exc)
+        raise ValidationFailed(NAME_REQUIRED if "name" in details else "Validation error", details=details) from None
+    return pep
+
+
+def _new(fields: dict[str, Any]) -> PEP:
+    values = {
+        "category": PEPCategory.UNKNOWN,
+        "position": "",
+        "country": "",
+        "source": "",
+        "is_active": True,
+        "additional_info": {},
+        "aliases": [],
+        "date_of_birth": "",
+    }
+    values.update({name: value for name, value in fields.items() if value is not None})
+    unknown = sorted(set(values) - {*PEP.UPDATABLE, "source"})
+    if unknown:
+        raise ValidationFailed("Validation error", details={name: ["Unknown field."] for name in unknown})
+    return _clean(PEP(**values))
+
+
+def _taken(name_key: str, *, other_than=None) -> bool:
+    qs = PEP.objects.filter(name_key=name_key)
+    if other_than is not None:
+        qs = qs.exclude(pk=other_than.pk)
+    return qs.exists()
+
+
+def _index(peps: list[PEP], *, replace: bool = False) -> None:
+    """Write the PEPs' name keys (``kyc.names.blocking_keys`` of the name and aliases)."""
+    if replace:
+        PEPNameKey.objects.filter(pep__in=[pep.pk for pep in peps]).delete()
+    rows = [
+        PEPNameKey(pep_id=pep.pk, key=key) for pep in peps for key in sorted(stored(blocking_keys(pep_person(pep))))
+    ]
+    PEPNameKey.objects.bulk_create(rows, batch_size=2000)
+
+
+def _snapshot(pep: PEP) -> dict:
+    return {
+        "name": pep.name,
+        "category": pep.category,
+        "position": pep.position,
+        "country": pep.country,
+        "source": pep.source,
+        "is_active": pep.is_active,
+        "additional_info": pep.additional_info,
+        "aliases": pep.aliases,
+        "date_of_birth": pep.date_of_birth,
+        "version": pep.version,
+    }
+
+
+def _screen(peps: list[PEP], trigger: str, actor, subject: str = "") -> MatchingSummary:
+    ids = [pep.pk for pep in peps if pep.is_active]
+    if not ids:
+        return MatchingSummary()
+    return screen_peps(pep_ids=ids, trigger=trigger, actor=actor, subject=subject)
+
+
+# ---------------------------------------------------------------- one PEP
+
+
+def pep_create(
+    *,
+    actor,
+    name: str,
+    category: str = PEPCategory.UNKNOWN,
+    position: str = "",
+    country: str = "",
+    source: str = "",
+    is_active: bool = True,
+    additional_info: dict | None = None,
+    aliases: list[str] | None = None,
+    date_of_birth: str | None = "",
+) -> PEPResult:
+    """Add a PEP (409 when its normalised name is taken), then screen it against every user."""
+    with transaction.atomic():
+        pep = _new(
+            {
+                "name": name,
+                "category": category,
+                "position": position,
+                "country": country,
+                "source": source,
+                "is_active": is_active,
+                "additional_info": additional_info,
+                "aliases": aliases,
+                "date_of_birth": date_of_birth,
+            }
+        )
+        if _taken(pep.name_key):
+            raise Conflict(NAME_TAKEN, details={"name": ["Already on the list."]})
+        try:
+            with transaction.atomic():
+                pep.save(force_insert=True)
+        except IntegrityError:  # a concurrent create of the same name won the unique index
+            raise Conflict(NAME_TAKEN, details={"name": ["Already on the list."]}) from None
+        _index([pep])
+        audit_record(actor=actor, action="pep.create", object_type="pep", object_id=pep.pk, changes=_snapshot(pep))
+    return PEPResult(pep, _screen([pep], ScreeningTrigger.PEP_CREATED, actor, pep.name))
+
+
+def pep_update(*, pep: PEP, actor, changes: dict[str, Any]) -> PEPResult:
+    """Change the updatable fields (``PEP.UPDATABLE``) as one new version; screen again if matching changed.
+
+    Matching changed when the name, aliases, date of birth or country did, or when an inactive PEP becomes
+    active again (users who registered meanwhile were not compared with it). Nothing is written, and no
+    version spent, when every value is already the current one.
+    """
+    unknown = sorted(set(changes) - set(PEP.UPDATABLE))
+    if unknown:
+        raise ValidationFailed(
+            "Validation error", details={name: ["This field cannot be updated."] for name in unknown}
+        )
+    with transaction.atomic():
+        locked = PEP.objects.select_for_update().get(pk=pep.pk)
+        before = _snapshot(locked)
+        was_active, old_hash, old_key = locked.is_active, locked.content_hash, locked.name_key
+        for name, value in changes.items():
+            if value is None and name in ("additional_info", "aliases", "date_of_birth", "position", "country"):
+                value = {"additional_info": {}, "aliases": []}.get(name, "")
+            setattr(locked, name, value)
+        _clean(locked)
+        after = _snapshot(locked)
+        diff = {name: [before[name], after[name]] for name in after if before[name] != after[name]}
+        if not diff:
+            return PEPResult(locked, MatchingSummary())
+        if locked.name_key != old_key and _taken(locked.name_key, other_than=locked):
+            raise Conflict(NAME_TAKEN, details={"name": ["Already on the list."]})
+        locked.version += 1
+        reactivated = locked.is_active and not was_active
+        if reactivated:
+            locked.screened_hash = ""
+        try:
+            with transaction.atomic():
+                locked.save()
+        except IntegrityError:
+            raise Conflict(NAME_TAKEN, details={"name": ["Already on the list."]}) from None
+        content_changed = locked.content_hash != old_hash
+        if content_changed:
+            _index([locked], replace=True)
+        if locked.name_key != old_key:
+            _follow_rename(locked, old_key)
+        audit_record(
+            actor=actor,
+            action="pep.update",
+            object_type="pep",
+            object_id=locked.pk,
+            changes={"version": locked.version, "fields": diff},
+        )
+    screen = content_changed or reactivated
+    matching = _screen([locked], ScreeningTrigger.PEP_UPDATED, actor, locked.name) if screen else MatchingSummary()
+    return PEPResult(locked, matching)
+
+
+def _follow_rename(pep: PEP, old_key: str) -> None:
+    """The pairs of a renamed PEP keep their rows (and decisions) under the new name, unless a row of the new
+    name already exists for that user (left from a deleted PEP of that name): then that one stands."""
+    taken = PEPMatch.objects.filter(pep_name_key=pep.name_key).values("user_id")
+    PEPMatch.objects.filter(pep=pep, pep_name_key=old_key).exclude(user_id__in=taken).update(
+        pep_name_key=pep.name_key, pep_name=pep.name
+    )
+
+
+@transaction.atomic
+def pep_delete(*, pep: PEP, actor) -> None:
+    """Delete a PEP for good. Its matches stay (detached), so re-adding the name neither alerts twice nor
+    forgets a dismissal."""
+    snapshot = _snapshot(pep)
+    pep_id = pep.pk
+    PEP.objects.filter(pk=pep_id).delete()
+    audit_record(actor=actor, action="pep.delete", object_type="pep", object_id=pep_id, changes=snapshot)
+
+
+# ---------------------------------------------------------------- many PEPs
+
+
+def _error(index: int, fields: dict, exc: DomainError, *, spelled_out: bool = False) -> ItemError:
+    """The item's error; ``spelled_out`` puts the field reasons in the message (a file row has no envelope)."""
+    name = fields.get("name") if isinstance(fields.get("name"), str) else ""
+    message = exc.message
+    if spelled_out and exc.details and message == "Validation error":
+        message = "; ".join(f"{field}: {' '.join(reasons)}" for field, reasons in exc.details.items())
+    return ItemError(index=index, name=name or "", message=message, details=exc.details)
+
+
+def _insert_many(peps: list[PEP]) -> list[PEP]:
+    """Insert, chunk by chunk; a chunk hit by a concurrent insert of one of its names goes row by row."""
+    inserted = []
+    for start in range(0, len(peps), CHUNK):
+        chunk = peps[start : start + CHUNK]
+        try:
+            with transaction.atomic():
+                PEP.objects.bulk_create(chunk)
+            inserted.extend(chunk)
+        except IntegrityError:
+            for pep in chunk:
+                try:
+                    with transaction.atomic():
+                        pep.save(force_insert=True)
+                    inserted.append(pep)
+                except IntegrityError:
+                    pass
+    return inserted
+
+
+def pep_bulk_create(*, actor, items: list[tuple[int, dict]]) -> BulkResult:
+    """Create many PEPs, each validated alone: a bad or duplicate item fails alone (with its index).
+
+    ``items`` are (index in the request, domain fields) of the items that passed the API's own checks.
+    Then the created PEPs are screened against the users in batches.
+    """
+    errors: list[ItemError] = []
+    wanted: dict[str, tuple[int, PEP]] = {}
+    for index, fields in items:
+        try:
+            pep = _new(fields)
+        except DomainError as exc:
+            errors.append(_error(index, fields, exc))
+            continue
+        if pep.name_key in wanted:
+            errors.append(
+                ItemError(index, pep.name, NAME_TAKEN, {"name": [f"Same name as item {wanted[pep.name_key][0]}."]})
+            )
+            continue
+        wanted[pep.name_key] = (index, pep)
+    keys = list(wanted)
+    existing: set[str] = set()
+    for start in range(0, len(keys), CHUNK):
+        existing.update(PEP.objects.filter(name_key__in=keys[start : start + CHUNK]).values_list("name_key", flat=True))
+    fresh = []
+    for key, (index, pep) in wanted.items():
+        if key in existing:
+            errors.append(ItemError(index, pep.name, NAME_TAKEN, {"name": ["Already on the list."]}))
+        else:
+            fresh.append((index, pep))
+    with transaction.atomic():
+        inserted = _insert_many([pep for _, pep in fresh])
+        done = {pep.pk for pep in inserted}
+        errors.extend(
+            ItemError(index, pep.name, NAME_TAKEN, {"name": ["Already on the list."]})
+            for index, pep in fresh
+            if pep.pk not in done
+        )
+        _index(inserted)
+        audit_record_many(
+            [
+                audit_entry(
+                    actor=actor, action="pep.create", object_type="pep", object_id=pep.pk, changes=_snapshot(pep)
+                )
+                for pep in inserted
+            ]
+        )
+    matching = _screen(inserted, ScreeningTrigger.PEP_BULK, actor, f"bulk upload of {len(inserted)} PEP(s)")
+    return BulkResult(created=inserted, errors=sorted(errors, key=lambda e: e.index), matching=matching)
+
+
+IMPORTED_FIELDS = (
+    "category",
+    "position",
+    "country",
+    "source",
+    "is_active",
+    "additional_info",
+    "aliases",
+    "date_of_birth",
+)
+
+
+def pep_import(
+    *, rows: Iterable[tuple[int, dict | None, str]], actor, dry_run: bool = False, progress=None
+) -> ImportResult:
+    """Add or update PEPs from a list file, idempotently: one row per name, matched on the normalised name.
+
+    ``rows`` are (line, fields, problem): a row the file reader could not read carries its problem instead
+    of fields. A new name is created; a known one is updated with the fields the row carries (a field the
+    file does not have keeps its value); an identical one is left alone and not screened again. A name seen
+    again further down the file is an error on that line. With ``dry_run`` everything is checked and counted
+    exactly as a real run would, then rolled back, and nothing is screened.
+    """
+    result = ImportResult(dry_run=dry_run)
+    seen: dict[str, int] = {}
+    to_screen: list[PEP] = []
+    with transaction.atomic():
+        batch: list[tuple[int, dict]] = []
+        for line, fields, problem in rows:
+            if problem:
+                result.errors.append(ItemError(line, (fields or {}).get("name") or "", problem))
+                result.note(RowOutcome(line, (fields or {}).get("name") or "", "error", problem))
+                continue
+            batch.append((line, fields))
+            if len(batch) >= CHUNK:
+                to_screen.extend(_import_batch(batch, result, seen, actor))
+                batch = []
+                if progress:
+                    progress(line)
+        to_screen.extend(_import_batch(batch, result, seen, actor))
+        result.errors.sort(key=lambda e: e.index)
+        result.rows.sort(key=lambda row: row.line)
+        if dry_run:
+            transaction.set_rollback(True)
+    if not dry_run:
+        result.matching = _screen(to_screen, ScreeningTrigger.PEP_IMPORT, actor, f"import of {len(to_screen)} PEP(s)")
+    return result
+
+
+def _import_batch(batch: list[tuple[int, dict]], result: ImportResult, seen: dict[str, int], actor) -> list[PEP]:
+    """One batch of an import; returns the PEPs whose matching content is new or changed."""
+    valid: list[tuple[int, dict, str]] = []
+    for line, fields in batch:
+        name = " ".join(str(fields.get("name") or "").split())
+        key = normalise_name(name)
+        if not key:
+            result.errors.append(ItemError(line, "", NAME_REQUIRED))
+            result.note(RowOutcome(line, "", "error", NAME_REQUIRED))
+            continue
+        if key in seen:
+            message = f"Same name as line {seen[key]}"
+            result.errors.append(ItemError(line, name, message))
+            result.note(RowOutcome(line, name, "error", message))
+            continue
+        seen[key] = line
+        valid.append((line, {**fields, "name": name}, key))
+    existing = {pep.name_key: pep for pep in PEP.objects.filter(name_key__in=[key for _, _, key in valid])}
+    created, changed_content = [], []
+    entries = []
+    for line, fields, key in valid:
+        pep = existing.get(key)
+        try:
+            if pep is None:
+                new = _new(fields)
+                created.append(new)
+                result.created += 1
+                result.note(RowOutcome(line, new.name, "create"))
+                continue
+            before = _snapshot(pep)
+            was_active, old_hash = pep.is_active, pep.content_hash
+            for name in ("name", *IMPORTED_FIELDS):
+                if name in fields and fields[name] is not None:
+                    setattr(pep, name, fields[name])
+            _clean(pep)
+        except DomainError as exc:
+            error = _error(line, fields, exc, spelled_out=True)
+            result.errors.append(error)
+            result.note(RowOutcome(line, error.name, "error", error.message))
+            if pep is not None:
+                pep.refresh_from_db()
+            continue
+        after = _snapshot(pep)
+        diff = {name: [before[name], after[name]] for name in after if before[name] != after[name]}
+        if not diff:
+            result.unchanged += 1
+            result.note(RowOutcome(line, pep.name, "unchanged"))
+            continue
+        pep.version += 1
+        if pep.is_active and not was_active:
+            pep.screened_hash = ""
+        pep.save()
+        if pep.content_hash != old_hash:
+            _index([pep], replace=True)
+        if pep.content_hash != old_hash or (pep.is_active and not was_active):
+            changed_content.append(pep)
+        result.updated += 1
+        result.note(RowOutcome(line, pep.name, "update", ", ".join(sorted(diff))))
+        entries.append(
+            audit_entry(
+                actor=actor,
+                action="pep.import_update",
+                object_type="pep",
+                object_id=pep.pk,
+                changes={"version": pep.version, "fields": diff},
+            )
+        )
+    inserted = _insert_many(created)
+    _index(inserted)
+    entries.extend(
+        audit_entry(
+            actor=actor, action="pep.import_create", object_type="pep", object_id=pep.pk, changes=_snapshot(pep)
+        )
+        for pep in inserted
+    )
+    audit_record_many(entries)
+    return [*inserted, *changed_content]

@@ -1,0 +1,1 @@
+from compliance.sars.admin import sar  # noqa: F401

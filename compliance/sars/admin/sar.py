@@ -1,0 +1,477 @@
+"""The SAR pages of the admin site: the queue by status, one report with its workflow, and its case work.
+
+Every button calls the services the API calls (``sar_transition``,
+``sar_return``) with the signed-in staff member as the actor, and only the
+moves that person may take now are shown (``selectors.sar_available_moves``,
+``sar_may_return``). Approving, which files the report with the FIU, goes
+through a confirmation page. A report is written and edited while it is a
+DRAFT on its own pages (``sar_drafts``); the page itself is read-only and says
+who must act next. Comments and evidence files: ``casework``.
+"""
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.defaultfilters import floatformat
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from unfold.admin import ModelAdmin
+from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
+from unfold.decorators import display
+
+from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
+from backoffice.dashboard import register_card
+from backoffice.errors import DomainError
+from compliance.casework.admin.casework import CaseWorkAdminMixin
+from compliance.sars import narratives
+from compliance.sars.admin.mywork import SARDeadlineColumns, WaitingForMeFilter
+from compliance.sars.admin.sar_drafts import SARDraftingAdminMixin
+from compliance.sars.choices import SARStatus
+from compliance.sars.export import FORMATS
+from compliance.sars.goaml import check_report, render_goaml
+from compliance.sars.models.sar import SAR, SARTransition
+from compliance.sars.selectors.sar import sar_available_moves, sar_for_report, sar_may_return, sar_next_step
+from compliance.sars.services.sar import sar_export, sar_return, sar_transition
+
+STATUS_LABELS = {
+    SARStatus.DRAFT: "info",
+    SARStatus.PENDING_REVIEW: "warning",
+    SARStatus.PENDING_APPROVAL: "warning",
+    SARStatus.SUBMITTED: "success",
+    SARStatus.ACKNOWLEDGED: "success",
+    SARStatus.UNDER_INVESTIGATION: "danger",
+    SARStatus.CLOSED: "info",
+}
+
+# What each button says: the move into that state, in the words an officer uses.
+MOVE_LABELS = {
+    SARStatus.PENDING_REVIEW: "Submit for review",
+    SARStatus.PENDING_APPROVAL: "Mark reviewed",
+    SARStatus.SUBMITTED: "Approve and submit to FIU",
+    SARStatus.ACKNOWLEDGED: "FIU acknowledged",
+    SARStatus.UNDER_INVESTIGATION: "FIU investigating",
+    SARStatus.CLOSED: "Close",
+}
+
+
+# Who the queue waits for, in a few words (the page says it in full: ``selectors.sar_next_step``).
+WAITING_FOR = {
+    SARStatus.DRAFT: "Filer: finish the draft",
+    SARStatus.PENDING_REVIEW: "Review (not the filer)",
+    SARStatus.PENDING_APPROVAL: "MLRO approval",
+    SARStatus.SUBMITTED: "FIU acknowledgement",
+    SARStatus.ACKNOWLEDGED: "FIU decision",
+    SARStatus.UNDER_INVESTIGATION: "FIU investigation",
+    SARStatus.CLOSED: "Nobody (closed)",
+}
+
+
+def can_view_sars(request) -> bool:
+    """Sidebar and dashboard gate: compliance roles only (tipping-off)."""
+    user = request.user
+    return bool(getattr(user, "is_authenticated", False) and user.has_capability("sars.read"))
+
+
+class SARTransitionInline(StateHistoryInline):
+    model = SARTransition
+    verbose_name = "transition"
+    verbose_name_plural = "Transition history"
+    hide_title = True
+
+
+@admin.register(SAR)
+class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, ModelAdmin):
+    casework_kind = "sar"
+    list_display = (
+        "sar_ref",
+        "status_label",
+        "waiting_for",
+        "subject",
+        "suspicious_activity_type",
+        "amount",
+        "filed_by",
+        "filing_priority",
+        "filing_due",
+        "created_at",
+    )
+    list_filter = (
+        WaitingForMeFilter,
+        ("status", ChoicesDropdownFilter),
+        ("suspicious_activity_type", ChoicesDropdownFilter),
+        ("created_at", RangeDateFilter),
+    )
+    list_filter_submit = True
+    search_fields = (
+        "sar_id",
+        "entity_user__first_name",
+        "entity_user__last_name",
+        "entity_user__phone_number",
+        "entity_user__email",
+        "fiu_reference",
+    )
+    list_select_related = ("entity_user", "filed_by")
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    ordering = ("-created_at",)
+    date_hierarchy = None
+    inlines = [SARTransitionInline]
+    change_form_outer_before_template = "compliance/admin/sar_workflow.html"
+    fieldsets = (
+        (
+            "Report",
+            {
+                "fields": (
+                    "sar_ref",
+                    "status_label",
+                    "suspicious_activity_type",
+                    "date_of_suspicious_activity",
+                    "amount",
+                    "narrative",
+                    "fiu_ref",
+                )
+            },
+        ),
+        ("Subject", {"fields": ("subject_summary",)}),
+        ("Evidence", {"fields": ("transactions_table", "alerts_table")}),
+        ("Narrative versions", {"fields": ("narrative_history",)}),
+        (
+            "People and dates",
+            {
+                "fields": (
+                    ("filed_by", "drafted_at"),
+                    ("reviewed_by", "reviewed_at"),
+                    ("approved_by", "approved_at"),
+                    "submitted_at",
+                    "acknowledged_at",
+                    "closed_at",
+                    "filing_deadline",
+                )
+            },
+        ),
+    )
+    readonly_fields = (
+        "sar_ref",
+        "status_label",
+        "suspicious_activity_type",
+        "date_of_suspicious_activity",
+        "amount",
+        "narrative",
+        "fiu_ref",
+        "subject_summary",
+        "transactions_table",
+        "alerts_table",
+        "narrative_history",
+        "filed_by",
+        "drafted_at",
+        "reviewed_by",
+        "reviewed_at",
+        "approved_by",
+        "approved_at",
+        "submitted_at",
+        "acknowledged_at",
+        "closed_at",
+        "filing_deadline",
+    )
+
+    # ------------------------------------------------------------ permissions
+
+    def has_add_permission(self, request):
+        # "Add" opens the two-step new-SAR page (sar_drafts), which files through the same service as the API
+        return bool(getattr(request.user, "has_capability", None) and request.user.has_capability("sars.file"))
+
+    def has_change_permission(self, request, obj=None):
+        return False  # the page is read-only: a draft is edited on its own page, a report moves by its transitions
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # kept for the legal retention period
+
+    def get_object(self, request, object_id, from_field=None):
+        """One report with everything its page shows, in a fixed number of queries, loaded once per request."""
+        cache = request.__dict__.setdefault("_sar_pages", {})
+        if object_id not in cache:
+            sar = super().get_object(request, object_id, from_field)
+            cache[object_id] = sar_for_report(sar=sar) if sar is not None else None
+        return cache[object_id]
+
+    # ------------------------------------------------------------ columns
+
+    @display(description="SAR id", ordering="sar_id")
+    def sar_ref(self, obj):
+        return obj.sar_id
+
+    @display(description="FIU reference")
+    def fiu_ref(self, obj):
+        return obj.fiu_reference or "—"
+
+    @display(description="Status", ordering="status", label={SARStatus(k).label: v for k, v in STATUS_LABELS.items()})
+    def status_label(self, obj):
+        return obj.get_status_display()
+
+    @display(description="Waiting for")
+    def waiting_for(self, obj):
+        return WAITING_FOR[obj.status]
+
+    @display(description="Subject", ordering="entity_user__last_name")
+    def subject(self, obj):
+        return obj.entity_user.full_name
+
+    @display(description="Amount (SZL)", ordering="amount_involved")
+    def amount(self, obj):
+        return floatformat(obj.amount_involved, "2g")
+
+    @display(description="Subject")
+    def subject_summary(self, obj):
+        user = obj.entity_user
+        return format_html(
+            "<strong>{}</strong> &middot; {} &middot; {}<br>ID number {} &middot; born {} &middot; {}<br>"
+            "Risk {} (score {}){}",
+            user.full_name,
+            user.phone_number,
+            user.email or "no e-mail",
+            user.id_number or "—",
+            user.date_of_birth or "—",
+            user.occupation or "occupation unknown",
+            user.get_risk_rating_display(),
+            user.current_risk_score,
+            ", potential PEP" if user.is_potential_pep else "",
+        )
+
+    @display(description="Related transactions")
+    def transactions_table(self, obj):
+        rows = list(obj.related_transactions.all())  # prefetched in order by get_object
+        if not rows:
+            return "None"
+        total = sum(t.amount for t in rows)
+        body = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td style='text-align:right'>{}</td></tr>",
+            (
+                (
+                    f"{t.created_at:%Y-%m-%d %H:%M}",
+                    t.reference,
+                    t.get_type_display(),
+                    t.get_channel_display(),
+                    floatformat(t.amount, "2g"),
+                )
+                for t in rows
+            ),
+        )
+        return format_html(
+            "<table class='sar-evidence'><thead><tr><th>Date</th><th>Reference</th><th>Type</th><th>Channel</th>"
+            "<th style='text-align:right'>SZL</th></tr></thead><tbody>{}<tr><th colspan='4'>Total</th>"
+            "<th style='text-align:right'>{}</th></tr></tbody></table>",
+            body,
+            floatformat(total, "2g"),
+        )
+
+    @display(description="Related alerts")
+    def alerts_table(self, obj):
+        alerts = list(obj.related_alerts.all())  # prefetched with their rules by get_object
+        if not alerts:
+            return "None"
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} &middot; {} &middot; {} &middot; {}</li>",
+                (
+                    (
+                        f"{a.created_at:%Y-%m-%d}",
+                        a.get_alert_type_display(),
+                        a.rule.name if a.rule else "no rule",
+                        a.get_severity_display(),
+                    )
+                    for a in alerts
+                ),
+            ),
+        )
+
+    @display(description="Narrative")
+    def narrative(self, obj):
+        return format_html(
+            "<div style='white-space:pre-wrap' data-testid='sar-narrative'>{}</div>", obj.activity_description
+        )
+
+    @display(description="Versions")
+    def narrative_history(self, obj):
+        versions = sorted(obj.narrative_versions.all(), key=lambda v: v.number, reverse=True)  # prefetched
+        if not versions:
+            return "None"
+        rows = format_html_join(
+            "",
+            "<details{}><summary>Version {} &middot; {} UTC &middot; {} &middot; {} characters</summary>"
+            "<pre>{}</pre></details>",
+            (
+                (
+                    " open" if i == 0 and len(versions) > 1 else "",
+                    v.number,
+                    f"{v.created_at:%Y-%m-%d %H:%M}",
+                    (v.author.full_name or v.author.email) if v.author else "unknown",
+                    len(v.text),
+                    v.text,
+                )
+                for i, v in enumerate(versions)
+            ),
+        )
+        return format_html("<div class='cw-versions' data-testid='narrative-versions'>{}</div>", rows)
+
+    # ------------------------------------------------------------ workflow buttons and exports
+
+    def get_urls(self):
+        urls = [
+            path(
+                "<uuid:object_id>/transition/",
+                self.admin_site.admin_view(self.transition_view),
+                name="compliance_sar_transition",
+            ),
+            path(
+                "<uuid:object_id>/export/<str:fmt>/",
+                self.admin_site.admin_view(self.export_view),
+                name="compliance_sar_export",
+            ),
+            path(
+                "<uuid:object_id>/return/",
+                self.admin_site.admin_view(self.return_view),
+                name="compliance_sar_return",
+            ),
+            path(
+                "<uuid:object_id>/confirm-submit/",
+                self.admin_site.admin_view(self.confirm_submit_view),
+                name="compliance_sar_confirm_submit",
+            ),
+        ]
+        return urls + super().get_urls()
+
+    def workflow_context(self, request, sar) -> dict:
+        """The workflow box: moves, return, next step, exports, the goAML check, the editor link."""
+        moves = sar_available_moves(sar=sar, actor=request.user)
+        return {
+            "sar_obj": sar,
+            "sar_moves": [{"status": status, "label": MOVE_LABELS[status]} for status in moves],
+            "sar_may_return": sar_may_return(sar=sar, actor=request.user),
+            "sar_next_step": sar_next_step(sar=sar),
+            "sar_you_act": bool(moves),
+            "sar_last_return": next(
+                (t for t in reversed(sar.transitions.all()) if t.to_status == SARStatus.DRAFT), None
+            ),
+            "sar_open_prompts": narratives.open_prompts(sar.activity_description)
+            if sar.status == SARStatus.DRAFT
+            else 0,
+            "sar_can_edit": sar.status == SARStatus.DRAFT and request.user.has_capability("sars.file"),
+            "sar_edit_url": reverse("admin:compliance_sar_edit", args=[sar.pk]),
+            "sar_transition_url": reverse("admin:compliance_sar_transition", args=[sar.pk]),
+            "sar_return_url": reverse("admin:compliance_sar_return", args=[sar.pk]),
+            "sar_confirm_url": reverse("admin:compliance_sar_confirm_submit", args=[sar.pk]),
+            "sar_goaml": check_report(render_goaml(sar)),
+            "sar_exports": [
+                {"label": label, "url": reverse("admin:compliance_sar_export", args=[sar.pk, fmt])}
+                for fmt, label in (("html", "HTML report"), ("text", "Plain text"), ("goaml", "goAML XML"))
+            ],
+        }
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        sar = self.get_object(request, object_id)
+        extra_context = extra_context or {}
+        if sar is not None:
+            extra_context.update(self.workflow_context(request, sar))
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def _back(self, object_id):
+        return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[object_id]))
+
+    def transition_view(self, request, object_id):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        sar = get_object_or_404(SAR, pk=object_id)
+        status = request.POST.get("status", "")
+        if status == SARStatus.SUBMITTED and request.POST.get("confirmed") != "yes":
+            # approving files the report with the FIU: it is confirmed on its own page first
+            return HttpResponseRedirect(reverse("admin:compliance_sar_confirm_submit", args=[object_id]))
+        try:
+            sar = sar_transition(
+                sar=sar,
+                actor=request.user,
+                status=status,
+                note=request.POST.get("note", "").strip()[:5000],
+                fiu_reference=request.POST.get("fiu_reference", "").strip()[:64],
+            )
+        except DomainError as exc:
+            reasons = (exc.details or {}).get("report", [])
+            self.message_user(request, " ".join([exc.message, *reasons[:5]]), messages.ERROR)
+        else:
+            self.message_user(request, f"{sar.sar_id} moved to {sar.get_status_display()}.", messages.SUCCESS)
+        return self._back(object_id)
+
+    def return_view(self, request, object_id):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        sar = get_object_or_404(SAR, pk=object_id)
+        try:
+            sar = sar_return(sar=sar, actor=request.user, reason=request.POST.get("reason", "")[:5000])
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+        else:
+            self.message_user(request, f"{sar.sar_id} returned to the draft for more work.", messages.SUCCESS)
+        return self._back(object_id)
+
+    def confirm_submit_view(self, request, object_id):
+        """The step before the approval that files the report: what goes to the FIU, and whether it validates."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        sar = self.get_object(request, object_id)
+        if sar is None:
+            raise Http404
+        if SARStatus.SUBMITTED not in sar_available_moves(sar=sar, actor=request.user):
+            self.message_user(request, "You cannot approve and submit this report now.", messages.ERROR)
+            return self._back(object_id)
+        context = {
+            **self.admin_site.each_context(request),
+            **self.workflow_context(request, sar),
+            "opts": self.opts,
+            "title": f"Approve {sar.sar_id} and submit it to the FIU?",
+            "transactions": list(sar.related_transactions.all()),
+        }
+        return TemplateResponse(request, "compliance/admin/sar_confirm_submit.html", context)
+
+    def export_view(self, request, object_id, fmt):
+        if not self.has_view_permission(request) or fmt not in FORMATS:
+            raise PermissionDenied
+        sar = get_object_or_404(SAR, pk=object_id)
+        body, spec = sar_export(sar=sar, actor=request.user, fmt=fmt, via="admin")
+        response = HttpResponse(body, content_type=spec.content_type)
+        response["Content-Disposition"] = f'attachment; filename="SAR-{sar.sar_id}.{spec.extension}"'
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+@register_card
+def _sar_cards(request):
+    if not can_view_sars(request):
+        return []
+    counts = SAR.objects.aggregate(
+        drafts=Count("id", filter=Q(status=SARStatus.DRAFT)),
+        review=Count("id", filter=Q(status=SARStatus.PENDING_REVIEW)),
+        approval=Count("id", filter=Q(status=SARStatus.PENDING_APPROVAL)),
+    )
+    url = reverse("admin:compliance_sar_changelist")
+    return [
+        {
+            "title": "SARs awaiting review",
+            "value": counts["review"],
+            "hint": f"{counts['drafts']} drafts",
+            "link": f"{url}?status__exact={SARStatus.PENDING_REVIEW}",
+        },
+        {
+            "title": "SARs awaiting approval",
+            "value": counts["approval"],
+            "hint": "For the MLRO",
+            "link": f"{url}?status__exact={SARStatus.PENDING_APPROVAL}",
+        },
+    ]

@@ -1,0 +1,17 @@
+from backoffice.errors import DomainError
+
+
+class SARNotEditable(DomainError):
+    """Only a DRAFT is edited; a report under review or filed changes through its workflow alone."""
+
+    status = 409
+    code = "SAR_NOT_EDITABLE"
+    default_message = "Only a SAR in DRAFT can be edited"
+
+
+class GoamlInvalid(DomainError):
+    """The goAML report does not validate against the unit's schema (``details["report"]`` lists why)."""
+
+    status = 409
+    code = "GOAML_INVALID"
+    default_message = "The goAML report does not validate against the FIU's schema"

@@ -1,0 +1,386 @@
+"""The SAR and its workflow.
+
+The workflow is declared here, once: ``SAR.status`` is a protected
+django-fsm-2 field and every row of the interface's transition table is one
+``@transition`` on the model. The transition methods themselves refuse a move
+that breaks the rules (wrong role, missing reviewer or approver, four eyes),
+so no caller can skip a check by calling the method directly;
+``compliance.sars.services.sar.sar_transition`` adds the row lock, the history row and
+the audit entry.
+"""
+
+import secrets
+import string
+import time
+import uuid
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django_fsm import ConcurrentTransitionMixin, FSMField, transition
+
+from backoffice.errors import Forbidden, FourEyesRequired, InvalidTransition
+from backoffice.fsm import transition_table
+from backoffice.models import StateChange
+from compliance.sars.choices import ActivityType, SARStatus
+
+_SUFFIX_ALPHABET = string.ascii_uppercase + string.digits
+
+
+def new_sar_id() -> str:
+    """``SAR-`` + milliseconds since the epoch + ``-`` + six uppercase alphanumerics."""
+    suffix = "".join(secrets.choice(_SUFFIX_ALPHABET) for _ in range(6))
+    return f"SAR-{time.time_ns() // 1_000_000}-{suffix}"
+
+
+# The capability a staff member needs to move a SAR *into* each state. Filing
+# and reviewing stay with compliance officers; everything from approval on is
+# the MLRO's (backoffice.roles).
+TARGET_CAPABILITY: dict[str, str] = {
+    SARStatus.PENDING_REVIEW: "sars.file",
+    SARStatus.PENDING_APPROVAL: "sars.review",
+    SARStatus.SUBMITTED: "sars.approve",
+    SARStatus.ACKNOWLEDGED: "sars.approve",
+    SARStatus.UNDER_INVESTIGATION: "sars.approve",
+    SARStatus.CLOSED: "sars.approve",
+}
+
+# States that a reviewed (and approved) SAR is in; clean() checks the matching people are set.
+REVIEWED_STATES = frozenset(
+    {
+        SARStatus.PENDING_APPROVAL,
+        SARStatus.SUBMITTED,
+        SARStatus.ACKNOWLEDGED,
+        SARStatus.UNDER_INVESTIGATION,
+        SARStatus.CLOSED,
+    }
+)
+APPROVED_STATES = REVIEWED_STATES - {SARStatus.PENDING_APPROVAL}
+# not yet filed: the report may still change, and the alerts it cites stay escalated
+IN_PROGRESS = frozenset({SARStatus.DRAFT, SARStatus.PENDING_REVIEW, SARStatus.PENDING_APPROVAL})
+
+
+def may_move_to(target: str):
+    """A django-fsm permission callable: the staff member's role allows moving into ``target``."""
+
+    def check(instance, user) -> bool:
+        has = getattr(user, "has_capability", None)
+        # moves into DRAFT are returns, checked by may_return_from; the fallback only keeps the lookup total
+        return bool(has and has(TARGET_CAPABILITY.get(target, "sars.file")))
+
+    return check
+
+
+def require_role(actor, target: str) -> None:
+    if not may_move_to(target)(None, actor):
+        raise Forbidden("Your role does not allow moving a SAR to " + target)
+
+
+# Sending a report back to DRAFT: the reviewer's step (compliance officers) from PENDING_REVIEW, the
+# approver's (MLROs) from PENDING_APPROVAL. Never the filer (four eyes), always with a reason.
+RETURN_CAPABILITY: dict[str, str] = {
+    SARStatus.PENDING_REVIEW: "sars.review",
+    SARStatus.PENDING_APPROVAL: "sars.approve",
+}
+
+
+def may_return_from(source: str):
+    """A django-fsm permission callable: the staff member's role allows returning a SAR from ``source``."""
+
+    def check(instance, user) -> bool:
+        has = getattr(user, "has_capability", None)
+        return bool(has and has(RETURN_CAPABILITY[source]))
+
+    return check
+
+
+class SAR(ConcurrentTransitionMixin, models.Model):
+    """A suspicious activity report about one user, moved through review, approval and the FIU's answers.
+
+    ``status`` is a protected FSM field: it changes only through the
+    ``@transition`` methods below (one per row of the transition table),
+    called by ``compliance.sars.services.sar.sar_transition``. Four eyes: the reviewer
+    is not the filer, the approver is neither the filer nor the reviewer;
+    the transitions refuse it and database constraints back them up.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    sar_id = models.CharField(max_length=40, unique=True, editable=False, default=new_sar_id)
+    status = FSMField(default=SARStatus.DRAFT, choices=SARStatus.choices, protected=True, db_index=True)
+    entity_user = models.ForeignKey("kyc.PlatformUser", on_delete=models.PROTECT, related_name="sars")
+    suspicious_activity_type = models.CharField(max_length=32, choices=ActivityType.choices)
+    activity_description = models.TextField()
+    date_of_suspicious_activity = models.DateField()
+    amount_involved = models.DecimalField(max_digits=14, decimal_places=2)
+    related_transactions = models.ManyToManyField("kyc.Transaction", blank=True, related_name="sars")
+    related_alerts = models.ManyToManyField("compliance.Alert", blank=True, related_name="sars")
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="sars_filed"
+    )
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="sars_reviewed"
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="sars_approved"
+    )
+    fiu_reference = models.CharField(max_length=64, blank=True, default="")
+    drafted_at = models.DateTimeField(auto_now_add=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    approved_at = models.DateTimeField(null=True, blank=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "compliance"
+        ordering = ["-created_at"]
+        verbose_name = "SAR"
+        verbose_name_plural = "SARs"
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="sar_status_created"),
+            # the list's sort orders, each with the primary key that breaks ties (backoffice.filters)
+            models.Index(fields=["created_at", "id"], name="sar_sort_created"),
+            models.Index(fields=["amount_involved", "id"], name="sar_sort_amount"),
+            models.Index(fields=["date_of_suspicious_activity", "id"], name="sar_sort_activity_date"),
+            models.Index(fields=["status", "id"], name="sar_sort_status"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_involved__gte=0), name="sar_amount_not_negative"),
+            models.CheckConstraint(
+                condition=Q(reviewed_by__isnull=True) | Q(filed_by__isnull=True) | ~Q(reviewed_by=F("filed_by")),
+                name="sar_reviewer_is_not_filer",
+            ),
+            models.CheckConstraint(
+                condition=Q(approved_by__isnull=True) | Q(filed_by__isnull=True) | ~Q(approved_by=F("filed_by")),
+                name="sar_approver_is_not_filer",
+            ),
+            models.CheckConstraint(
+                condition=Q(approved_by__isnull=True) | Q(reviewed_by__isnull=True) | ~Q(approved_by=F("reviewed_by")),
+                name="sar_approver_is_not_reviewer",
+            ),
+        ]
+
+    def __str__(self):
+        return self.sar_id
+
+    @property
+    def in_progress(self) -> bool:
+        """Drafted or under review: not yet filed with the FIU."""
+        return self.status in IN_PROGRESS
+
+    def clean(self):
+        errors = {}
+        if self.amount_involved is not None and self.amount_involved < 0:
+            errors["amount_involved"] = "The amount involved cannot be negative."
+        if self.date_of_suspicious_activity and self.date_of_suspicious_activity > timezone.now().date():
+            errors["date_of_suspicious_activity"] = "The date of the suspicious activity cannot be in the future."
+        if self.status in REVIEWED_STATES and not self.reviewed_by_id:
+            errors["reviewed_by"] = "A reviewed SAR names its reviewer."
+        if self.status in APPROVED_STATES and not self.approved_by_id:
+            errors["approved_by"] = "An approved SAR names its approver."
+        if self.reviewed_by_id and self.reviewed_by_id == self.filed_by_id:
+            errors["reviewed_by"] = "The reviewer cannot be the person who filed the SAR."
+        if self.approved_by_id and self.approved_by_id in (self.filed_by_id, self.reviewed_by_id):
+            errors["approved_by"] = "The approver cannot be the filer or the reviewer."
+        if errors:
+            raise ValidationError(errors)
+
+    # ------------------------------------------------------------ workflow
+
+    def four_eyes_breach(self, *, actor, target: str) -> str | None:
+        """Why ``actor`` may not take the move into ``target`` as the second (or third) pair of eyes, or None."""
+        actor_id = getattr(actor, "pk", None)
+        if target == SARStatus.PENDING_APPROVAL and actor_id == self.filed_by_id:
+            return "The reviewer cannot be the person who filed the SAR"
+        if target == SARStatus.SUBMITTED:
+            if actor_id == self.filed_by_id:
+                return "The approver cannot be the person who filed the SAR"
+            if actor_id == self.reviewed_by_id:
+                return "The approver cannot be the person who reviewed the SAR"
+        return None
+
+    def check_move(self, *, actor, target: str) -> None:
+        """Refuse a move outside the transition table (409, whoever asks) or beyond ``actor``'s role (403).
+
+        What a caller can check before anything is locked; four eyes is the
+        transition method's own check, made when the move happens.
+        """
+        if (self.status, target) not in TRANSITIONS:
+            raise InvalidTransition(f"Cannot move SAR from {self.status} to {target}")
+        require_role(actor, target)
+
+    def _guard(self, actor, target: str) -> None:
+        require_role(actor, target)
+        breach = self.four_eyes_breach(actor=actor, target=target)
+        if breach:
+            raise FourEyesRequired(breach)
+
+    @transition(
+        field=status,
+        source=SARStatus.DRAFT,
+        target=SARStatus.PENDING_REVIEW,
+        permission=may_move_to(SARStatus.PENDING_REVIEW),
+    )
+    def submit_for_review(self, *, actor) -> None:
+        """The filer hands the draft over for review."""
+        self._guard(actor, SARStatus.PENDING_REVIEW)
+
+    # A reviewer or approver sends the report back for more work. Not a row of the interface's table: the
+    # status endpoint refuses a move to DRAFT (TRANSITIONS below leaves these out);
+    # compliance.sars.services.sar.sar_return takes them, with the reason.
+    @transition(
+        field=status,
+        source=SARStatus.PENDING_APPROVAL,
+        target=SARStatus.DRAFT,
+        permission=may_return_from(SARStatus.PENDING_APPROVAL),
+    )
+    @transition(
+        field=status,
+        source=SARStatus.PENDING_REVIEW,
+        target=SARStatus.DRAFT,
+        permission=may_return_from(SARStatus.PENDING_REVIEW),
+    )
+    def return_to_draft(self, *, actor) -> None:
+        """Back to DRAFT for more work; the review (if any) no longer stands, so the next one starts afresh."""
+        self.check_return(actor=actor)
+        if getattr(actor, "pk", None) == self.filed_by_id:
+            raise FourEyesRequired("The person who filed the SAR cannot return it; a reviewer or approver does")
+        self.reviewed_by = None
+        self.reviewed_at = None
+
+    def check_return(self, *, actor) -> None:
+        """Refuse a return from a state that has none (409, whoever asks) or beyond ``actor``'s role (403)."""
+        if (self.status, SARStatus.DRAFT) not in RETURNS:
+            raise InvalidTransition(f"Cannot move SAR from {self.status} to {SARStatus.DRAFT}")
+        if not may_return_from(self.status)(self, actor):
+            raise Forbidden(f"Your role does not allow returning a SAR from {self.status}")
+
+    @property
+    def is_approved(self) -> bool:
+        """Approved by the MLRO (and so filed): exports stop being marked DRAFT."""
+        return self.status in APPROVED_STATES
+
+    @transition(
+        field=status,
+        source=SARStatus.PENDING_REVIEW,
+        target=SARStatus.PENDING_APPROVAL,
+        permission=may_move_to(SARStatus.PENDING_APPROVAL),
+    )
+    def review(self, *, actor) -> None:
+        """A second compliance officer reviews the report; ``actor`` becomes ``reviewed_by``."""
+        self._guard(actor, SARStatus.PENDING_APPROVAL)
+        self.reviewed_by = actor
+        self.reviewed_at = timezone.now()
+
+    @transition(
+        field=status,
+        source=SARStatus.PENDING_APPROVAL,
+        target=SARStatus.SUBMITTED,
+        permission=may_move_to(SARStatus.SUBMITTED),
+    )
+    def approve_and_submit(self, *, actor) -> None:
+        """The MLRO approves the report and files it with the FIU; ``actor`` becomes ``approved_by``."""
+        self._guard(actor, SARStatus.SUBMITTED)
+        now = timezone.now()
+        self.approved_by = actor
+        self.approved_at = now
+        self.submitted_at = now
+
+    @transition(
+        field=status,
+        source=SARStatus.SUBMITTED,
+        target=SARStatus.ACKNOWLEDGED,
+        permission=may_move_to(SARStatus.ACKNOWLEDGED),
+    )
+    def acknowledge(self, *, actor, fiu_reference: str = "") -> None:
+        """The FIU acknowledged receipt, often with its own reference number."""
+        self._guard(actor, SARStatus.ACKNOWLEDGED)
+        self.acknowledged_at = timezone.now()
+        if fiu_reference:
+            self.fiu_reference = fiu_reference
+
+    @transition(
+        field=status,
+        source=SARStatus.ACKNOWLEDGED,
+        target=SARStatus.UNDER_INVESTIGATION,
+        permission=may_move_to(SARStatus.UNDER_INVESTIGATION),
+    )
+    def start_investigation(self, *, actor) -> None:
+        """The FIU opened an investigation."""
+        self._guard(actor, SARStatus.UNDER_INVESTIGATION)
+
+    # Two rows of the table end in CLOSED: after an investigation, or straight
+    # from ACKNOWLEDGED (the flow diagram's shortcut).
+    @transition(
+        field=status,
+        source=SARStatus.UNDER_INVESTIGATION,
+        target=SARStatus.CLOSED,
+        permission=may_move_to(SARStatus.CLOSED),
+    )
+    @transition(
+        field=status, source=SARStatus.ACKNOWLEDGED, target=SARStatus.CLOSED, permission=may_move_to(SARStatus.CLOSED)
+    )
+    def close(self, *, actor) -> None:
+        """The FIU's work on the report is over."""
+        self._guard(actor, SARStatus.CLOSED)
+        self.closed_at = timezone.now()
+
+
+# (from, to) -> name of the SAR method that makes the move; read from the
+# @transition declarations so the table exists in one place only. The status
+# endpoint's table is the interface's: returns to DRAFT are their own action.
+TRANSITIONS: dict[tuple[str, str], str] = {
+    move: name for move, name in transition_table(SAR).items() if move[1] != SARStatus.DRAFT
+}
+RETURNS: dict[tuple[str, str], str] = {
+    move: name for move, name in transition_table(SAR).items() if move[1] == SARStatus.DRAFT
+}
+
+
+class SARTransition(StateChange):
+    """One move of a SAR from one state to another: who, when, from, to, and why. Never edited."""
+
+    sar = models.ForeignKey(SAR, on_delete=models.CASCADE, related_name="transitions")
+    from_status = models.CharField(max_length=32, choices=SARStatus.choices)
+    to_status = models.CharField(max_length=32, choices=SARStatus.choices)
+
+    class Meta(StateChange.Meta):
+        app_label = "compliance"
+        verbose_name = "SAR transition"
+
+    def __str__(self):
+        return f"{self.sar_id}: {self.from_status} -> {self.to_status}"
+
+
+class SARNarrativeVersion(models.Model):
+    """One version of a SAR's narrative (its activity description), numbered from 1. Rows are only ever added.
+
+    Filing writes version 1; every edit that changes the text adds the next, so
+    the page and an audit can show what the report said at each step, and who
+    wrote it.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    sar = models.ForeignKey(SAR, on_delete=models.CASCADE, related_name="narrative_versions")
+    number = models.PositiveIntegerField()
+    text = models.TextField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "compliance"
+        ordering = ["sar", "number"]
+        verbose_name = "narrative version"
+        constraints = [
+            models.UniqueConstraint(fields=["sar", "number"], name="sar_narrative_version_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="sar_narrative_version_from_one"),
+        ]
+
+    def __str__(self):
+        return f"{self.sar_id} narrative v{self.number}"

@@ -1,0 +1,341 @@
+"""Writes on SARs: filing a report (from scratch or from an alert), moving it through the workflow, returning
+it to DRAFT, exporting it. Editing a draft is ``sar_drafts``; the cited alerts follow through ``sar_alerts``.
+
+Each runs in one database transaction with its audit entry; a transition
+also locks the SAR row and appends its history row, so two officers pressing
+a button at the same moment cannot both move the same report. Services speak
+the domain: the API's rules about request fields (``reviewedBy`` must be the
+caller's id, ``filedById`` may only name the caller) live in the API layer.
+"""
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django_fsm import ConcurrentTransition
+
+from backoffice.errors import (
+    Conflict,
+    Forbidden,
+    InvalidTransition,
+    NotFound,
+    ValidationFailed,
+    django_validation_details,
+)
+from backoffice.models import Staff
+from backoffice.services import audit_record
+from compliance.aml.choices import AlertStatus
+from compliance.aml.models.alerts import Alert
+from compliance.sars import narratives
+from compliance.sars.choices import ActivityType, SARStatus
+from compliance.sars.errors import GoamlInvalid
+from compliance.sars.export import FORMATS, ExportFormat, render_sar
+from compliance.sars.goaml import check_report, render_goaml
+from compliance.sars.models.sar import SAR, TRANSITIONS, SARNarrativeVersion, SARTransition
+from compliance.sars.selectors.sar import sar_for_report
+from compliance.sars.services.sar_alerts import alerts_close_for_sar, alerts_escalate_for_sar, sars_in_progress_citing
+from kyc.models import PlatformUser, Transaction
+
+__all__ = ["sar_create", "sar_create_from_alert", "sar_transition", "sar_return", "sar_export"]
+REASON_MAX = 5000
+
+
+def clean_or_refuse(sar: SAR) -> None:
+    try:
+        # status is left out: clean_fields would assign it, and only transitions may
+        sar.full_clean(exclude=["status", "sar_id"] if sar._state.adding else ["status"])
+    except ValidationError as exc:
+        raise ValidationFailed("Validation error", details=django_validation_details(exc)) from None
+
+
+def _unique_ids(values: Iterable, field: str) -> list[uuid.UUID]:
+    seen: dict[uuid.UUID, None] = {}
+    for value in values or ():
+        try:
+            seen.setdefault(value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)), None)
+        except ValueError:
+            raise ValidationFailed("Validation error", details={field: [f"Not a valid id: {value}"]}) from None
+    return list(seen)
+
+
+def _lock_subject(user_id) -> PlatformUser:
+    """The subject's row, locked until the report is saved, or 404.
+
+    A purge of the same user locks that row too, so the two queue: a purge that got there first has
+    deleted the row by the time this lock is granted (404, never a foreign-key error at commit); a
+    report that got there first exists when the purge looks for one (409 RETENTION_HOLD).
+    """
+    try:
+        user = PlatformUser.objects.select_for_update().filter(pk=uuid.UUID(str(user_id))).first()
+    except ValueError:
+        user = None
+    if user is None:
+        raise NotFound("User not found")
+    return user
+
+
+def resolve_evidence(
+    *, user: PlatformUser, related_transaction_ids: Iterable, related_alert_ids: Iterable
+) -> tuple[list[Transaction], list[Alert]]:
+    """The transactions (they must be ``user``'s) and alerts a report cites, or one 400 naming the unknown ids."""
+    tx_ids = _unique_ids(related_transaction_ids, "related_transaction_ids")
+    transactions = list(Transaction.objects.filter(pk__in=tx_ids, user=user).only("id"))
+    missing_tx = sorted(str(i) for i in set(tx_ids) - {t.pk for t in transactions})
+    alert_ids = _unique_ids(related_alert_ids, "related_alert_ids")
+    alerts = list(Alert.objects.filter(pk__in=alert_ids).only("id", "status"))
+    missing_alerts = sorted(str(i) for i in set(alert_ids) - {a.pk for a in alerts})
+    details = {}
+    if missing_tx:
+        details["related_transaction_ids"] = [f"Not a transaction of this user: {i}" for i in missing_tx]
+    if missing_alerts:
+        details["related_alert_ids"] = [f"No such alert: {i}" for i in missing_alerts]
+    if details:
+        raise ValidationFailed("Validation error", details=details)
+    return transactions, alerts
+
+
+def narrative_version_add(*, sar: SAR, author: Staff | None) -> SARNarrativeVersion:
+    """Keep ``sar``'s current narrative as its next version (1 for a new report)."""
+    last = sar.narrative_versions.order_by("-number").values_list("number", flat=True).first() or 0
+    return SARNarrativeVersion.objects.create(sar=sar, number=last + 1, text=sar.activity_description, author=author)
+
+
+@transaction.atomic
+def sar_create(
+    *,
+    actor: Staff,
+    entity_user_id: uuid.UUID | str,
+    suspicious_activity_type: str,
+    activity_description: str,
+    date_of_suspicious_activity: dt.date,
+    amount_involved: Decimal,
+    related_transaction_ids: Iterable = (),
+    related_alert_ids: Iterable = (),
+    sar_id: str | None = None,
+) -> SAR:
+    """File a new SAR in DRAFT with ``actor`` as its filer.
+
+    The transactions must be the subject's; every cited open alert is
+    ESCALATED ("SAR in progress") until the report is submitted. The
+    narrative is kept as version 1. ``sar_id`` is normally generated; the demo
+    data passes fixed ones so it stays idempotent.
+    """
+    if not actor.has_capability("sars.file"):
+        raise Forbidden("Your role does not allow filing a SAR")
+    user = _lock_subject(entity_user_id)
+
+    transactions, alerts = resolve_evidence(
+        user=user, related_transaction_ids=related_transaction_ids, related_alert_ids=related_alert_ids
+    )
+    sar = SAR(
+        entity_user=user,
+        suspicious_activity_type=suspicious_activity_type,
+        activity_description=activity_description,
+        date_of_suspicious_activity=date_of_suspicious_activity,
+        amount_involved=Decimal(amount_involved),
+        filed_by=actor,
+    )
+    if sar_id:
+        sar.sar_id = sar_id
+    clean_or_refuse(sar)
+    # The random suffix makes a clash all but impossible; all but is not never.
+    for attempt in range(3):
+        try:
+            with transaction.atomic():
+                sar.save(force_insert=True)
+            break
+        except IntegrityError:
+            if sar_id or attempt == 2 or not SAR.objects.filter(sar_id=sar.sar_id).exists():
+                raise
+            sar.sar_id = SAR._meta.get_field("sar_id").get_default()
+    sar.related_transactions.set(transactions)
+    sar.related_alerts.set(alerts)
+    narrative_version_add(sar=sar, author=actor)
+    audit_record(
+        actor=actor,
+        action="sar.create",
+        object_type="sar",
+        object_id=sar.pk,
+        changes={
+            "sar_id": sar.sar_id,
+            "entity_user_id": str(user.pk),
+            "suspicious_activity_type": suspicious_activity_type,
+            "amount_involved": str(sar.amount_involved),
+            "related_transaction_ids": [str(t.pk) for t in transactions],
+            "related_alert_ids": [str(a.pk) for a in alerts],
+        },
+    )
+    alerts_escalate_for_sar(alerts=alerts, sar=sar, actor=actor)
+    return sar
+
+
+# The SAR activity type an alert most likely supports, by the rule type that raised it.
+ACTIVITY_BY_RULE_TYPE = {
+    "structuring": ActivityType.STRUCTURING,
+    "threshold": ActivityType.LARGE_CASH,
+    "regulatory_reporting": ActivityType.LARGE_CASH,
+    "cft_related": ActivityType.TERRORIST_FINANCING,
+    "pep_related": ActivityType.MONEY_LAUNDERING,
+}
+
+
+def _alert_facts(alert: Alert, txs: list[Transaction]) -> dict[str, str]:
+    """What an alert already answers of the narrative's questions (who, what, when, where), in plain words."""
+    user = alert.user
+    who = f"{user.full_name}, customer since {user.created_at:%Y-%m-%d}" + (
+        f", occupation {user.occupation}" if user.occupation else ""
+    )
+    source = f"{alert.rule.rule_id} ({alert.rule.name})" if alert.rule else alert.get_alert_type_display()
+    facts = {"who": who + "."}
+    if txs:
+        total = sum((t.amount for t in txs), Decimal("0.00"))
+        facts["what"] = (
+            f"{len(txs)} transaction(s) totalling SZL {total:,.2f}, flagged by AML alert {source}, "
+            f"severity {alert.get_severity_display().lower()}."
+        )
+        first, last = txs[0].created_at.astimezone(dt.UTC), txs[-1].created_at.astimezone(dt.UTC)
+        facts["when"] = f"From {first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC."
+        channels = sorted({t.get_channel_display() for t in txs})
+        places = sorted({p for t in txs for p in (t.region, t.country) if p})
+        facts["where"] = "Channels: " + ", ".join(channels) + (f"; places: {', '.join(places)}." if places else ".")
+    return facts
+
+
+@transaction.atomic
+def sar_create_from_alert(*, alert: Alert, actor: Staff) -> SAR:
+    """Draft a SAR from an alert: its subject, its transactions and their total, the alert cited and escalated.
+
+    The narrative is the activity type's template with what the alert already
+    tells filled in (who, what, when, where) and the rest left as prompts for
+    the officer. One transaction: either the report exists and the alert is
+    escalated, or neither changed. A closed alert, or one a report in
+    progress already cites, files nothing (409).
+    """
+    # the subject first, then the alert: the order a purge takes them in (user row, then its alerts)
+    _lock_subject(Alert.objects.filter(pk=alert.pk).values_list("user_id", flat=True).first())
+    locked = Alert.objects.select_for_update(of=("self",)).select_related("rule", "user").get(pk=alert.pk)
+    if locked.is_closed:
+        raise InvalidTransition(f"Cannot move alert from {locked.status} to {AlertStatus.CLOSED_SAR_FILED}")
+    in_progress = sars_in_progress_citing(locked)
+    if in_progress:
+        raise Conflict(f"This alert is already cited by {in_progress[0].sar_id}, which is in progress")
+    txs = list(locked.related_transactions.order_by("created_at", "id"))
+    activity_type = ACTIVITY_BY_RULE_TYPE.get(getattr(locked.rule, "rule_type", ""), ActivityType.UNUSUAL_PATTERN)
+    return sar_create(
+        actor=actor,
+        entity_user_id=locked.user_id,
+        suspicious_activity_type=activity_type,
+        activity_description=narratives.template(activity_type, _alert_facts(locked, txs)),
+        date_of_suspicious_activity=max((t.created_at for t in txs), default=locked.created_at)
+        .astimezone(dt.UTC)
+        .date(),
+        amount_involved=sum((t.amount for t in txs), Decimal("0.00")),
+        related_transaction_ids=[t.pk for t in txs],
+        related_alert_ids=[locked.pk],
+    )
+
+
+@transaction.atomic
+def sar_transition(*, sar: SAR, actor: Staff, status: str, note: str = "", fiu_reference: str = "") -> SAR:
+    """Move ``sar`` into ``status`` for ``actor``, or raise why not.
+
+    Under the row lock: a move outside the transition table, whoever asks
+    (409 ``INVALID_TRANSITION``), a role that may not make this move (403),
+    and four eyes (403 ``FOUR_EYES_REQUIRED``, the model's transition method's
+    own check). The actor becomes the reviewer or approver where the move
+    names one.
+    """
+    if status not in SARStatus.values:
+        raise ValidationFailed(
+            f"Unknown SAR status {status!r}", details={"status": [f"Must be one of {', '.join(SARStatus.values)}."]}
+        )
+    locked = SAR.objects.select_for_update().get(pk=sar.pk)
+    source = locked.status
+    locked.check_move(actor=actor, target=status)
+    kwargs = {"fiu_reference": fiu_reference.strip()} if status == SARStatus.ACKNOWLEDGED else {}
+    getattr(locked, TRANSITIONS[(source, status)])(actor=actor, **kwargs)
+    _save_move(locked)
+    if status == SARStatus.SUBMITTED:
+        _refuse_an_invalid_report(locked)
+        alerts_close_for_sar(sar=locked, actor=actor)
+    SARTransition.objects.create(sar=locked, from_status=source, to_status=status, actor=actor, note=note or "")
+    audit_record(
+        actor=actor,
+        action="sar.transition",
+        object_type="sar",
+        object_id=locked.pk,
+        changes={"sar_id": locked.sar_id, "from": source, "to": status, "note": note or ""},
+    )
+    return locked
+
+
+def _refuse_an_invalid_report(sar: SAR) -> None:
+    """With the unit's XSD configured, the report as the FIU will receive it (approved: no DRAFT marker) must
+    validate; raising here undoes the move, the transaction being atomic."""
+    if not settings.GOAML_SCHEMA_PATH:
+        return
+    check = check_report(render_goaml(sar_for_report(sar=sar)))
+    if check.errors:
+        raise GoamlInvalid(
+            f"The goAML report does not validate against {check.schema_name}; the SAR was not submitted",
+            details={"report": check.errors},
+        )
+
+
+def _save_move(sar: SAR) -> None:
+    clean_or_refuse(sar)
+    try:
+        sar.save()
+    except ConcurrentTransition:
+        # the row lock makes this unreachable through these functions; a writer outside them is not so polite
+        raise Conflict("The SAR was moved by someone else meanwhile; reload it and try again") from None
+
+
+@transaction.atomic
+def sar_return(*, sar: SAR, actor: Staff, reason: str) -> SAR:
+    """Send ``sar`` back to DRAFT from review or approval, with the reason, which the history keeps.
+
+    Refused, in this order: from a state with no return (409
+    ``INVALID_TRANSITION``), beyond the role (403: a compliance officer returns
+    from PENDING_REVIEW, an MLRO also from PENDING_APPROVAL), without a reason
+    (400), by the filer (403 ``FOUR_EYES_REQUIRED``). The review no longer
+    stands; the cited alerts stay ESCALATED.
+    """
+    locked = SAR.objects.select_for_update().get(pk=sar.pk)
+    locked.check_return(actor=actor)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("A reason is required to return a SAR", details={"reason": ["Required."]})
+    if len(reason) > REASON_MAX:
+        raise ValidationFailed("Validation error", details={"reason": [f"At most {REASON_MAX} characters."]})
+    source = locked.status
+    locked.return_to_draft(actor=actor)
+    _save_move(locked)
+    SARTransition.objects.create(sar=locked, from_status=source, to_status=SARStatus.DRAFT, actor=actor, note=reason)
+    audit_record(
+        actor=actor,
+        action="sar.return",
+        object_type="sar",
+        object_id=locked.pk,
+        changes={"sar_id": locked.sar_id, "from": source, "to": SARStatus.DRAFT, "reason": reason},
+    )
+    return locked
+
+
+def sar_export(*, sar: SAR, actor: Staff, fmt: str, via: str = "api") -> tuple[bytes, ExportFormat]:
+    """The report as a file in ``fmt`` (one of ``FORMATS``), with an audit entry: who took a copy matters."""
+    if fmt not in FORMATS:
+        raise ValidationFailed(f"Unknown export format {fmt!r}", details={"format": [", ".join(FORMATS)]})
+    body = render_sar(sar_for_report(sar=sar), fmt)
+    audit_record(
+        actor=actor,
+        action="sar.export",
+        object_type="sar",
+        object_id=sar.pk,
+        changes={"sar_id": sar.sar_id, "format": fmt, "via": via},
+    )
+    return body, FORMATS[fmt]

@@ -1,1 +1,0 @@
-from compliance.tests.alerts.conftest import make_alert, rule  # noqa: F401  (the alert fixtures)
