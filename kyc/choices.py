@@ -43,6 +43,10 @@ class TransactionStatus(models.TextChoices):
     COMPLETED = "COMPLETED", "Completed"
     FAILED = "FAILED", "Failed"
     REVERSED = "REVERSED", "Reversed"
+    # decided before the money moved (contract: transactions from the payment platform): no balance change
+    HELD = "HELD", "Held for review"
+    BLOCKED = "BLOCKED", "Blocked"
+    REJECTED = "REJECTED", "Rejected after review"
 
 
 class Channel(models.TextChoices):
@@ -50,6 +54,7 @@ class Channel(models.TextChoices):
     MOBILE_MONEY = "MOBILE_MONEY", "Mobile money"
     CARD = "CARD", "Card"
     BANK = "BANK", "Bank"
+    CASH = "CASH", "Cash at an agent"
 
 
 class VerificationType(models.TextChoices):
