@@ -25,8 +25,15 @@ INDICATOR_DEFAULTS = {
     ActivityType.SANCTIONS_VIOLATION: "SANCT",
     ActivityType.OTHER: "OTHER",
 }
-TRANSMODE_DEFAULTS = {Channel.WALLET: "EW", Channel.MOBILE_MONEY: "MM", Channel.CARD: "CC", Channel.BANK: "EFT"}
-FUNDS_DEFAULTS = {Channel.WALLET: "E", Channel.MOBILE_MONEY: "M", Channel.CARD: "C", Channel.BANK: "B"}
+TRANSMODE_DEFAULTS = {
+    Channel.WALLET: "EW",
+    Channel.MOBILE_MONEY: "MM",
+    Channel.CARD: "CC",
+    Channel.BANK: "EFT",
+    Channel.CASH: "CASH",
+}
+# K: cash, as goAML's generic funds-type list names it
+FUNDS_DEFAULTS = {Channel.WALLET: "E", Channel.MOBILE_MONEY: "M", Channel.CARD: "C", Channel.BANK: "B", Channel.CASH: "K"}
 GENDER_DEFAULTS = {Sex.MALE: "M", Sex.FEMALE: "F", UNKNOWN_GENDER: "-"}
 
 # setting -> (defaults, the values its keys must name)

@@ -21,8 +21,6 @@ from kyc.choices import CREDIT_TYPES, TransactionType
 
 CURRENCY = "SZL"
 DRAFT_MARKER = "DRAFT - NOT APPROVED"
-# goAML's free-text elements hold at most 4,000 characters; a longer history note is cut with a marker.
-TEXT_MAX = 4000
 
 
 def _funds(tx) -> str:
@@ -50,9 +48,9 @@ def _other_side(parent: ET.Element, direction: str, tx, peps: dict) -> None:
     elif tx.counterparty_vendor is not None:
         write_entity(side, f"{direction}_entity", tx.counterparty_vendor.business_name)
     elif tx.type == TransactionType.ADMIN_CREDIT:
-        write_entity(side, f"{direction}_entity", "The reporting institution (credit by its staff)")
+        write_entity(side, f"{direction}_entity", "The reporting institution - credit by its staff")
     else:
-        write_entity(side, f"{direction}_entity", f"{tx.get_channel_display()} (counterparty not identified)")
+        write_entity(side, f"{direction}_entity", f"{tx.get_channel_display()} - counterparty not identified")
     add(side, f"{direction}_country", country_code(tx.country) or HOME_COUNTRY)
 
 
@@ -100,11 +98,6 @@ def _info(parent: ET.Element, subject: str, *, text=None, numeric=None, date=Non
         add(info, "info_boolean", "true" if boolean else "false")
 
 
-def _cut(text: str) -> str:
-    marker = " [cut: the full text is in the institution's records]"
-    return text if len(text) <= TEXT_MAX else text[: TEXT_MAX - len(marker)] + marker
-
-
 def _history(info: ET.Element, sar: SAR) -> None:
     """The workflow, one entry per step: who moved the report, when, and why (returns carry their reason)."""
     filer = getattr(sar.filed_by, "email", "") or "unknown"
@@ -115,7 +108,7 @@ def _history(info: ET.Element, sar: SAR) -> None:
         _info(
             info,
             f"Workflow: {move.from_status} -> {move.to_status}",
-            text=_cut(text),
+            text=text,  # cut to the schema's length by fit(), with a marker
             date=iso_datetime(move.created_at),
         )
 

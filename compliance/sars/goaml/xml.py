@@ -7,6 +7,7 @@ from xml.etree import ElementTree as ET
 
 from django.utils import timezone
 
+from compliance.sars.goaml.fit import fit
 from kyc.names.countries import normalise_country
 
 # Characters XML 1.0 cannot carry at all, escaped or not; free text loses them.
@@ -24,9 +25,10 @@ _DEMONYMS = {
 
 
 def add(parent: ET.Element, tag: str, text=None) -> ET.Element:
+    """A child element; its text fitted to the unit's pattern and length for ``tag`` (``fit``)."""
     element = ET.SubElement(parent, tag)
     if text is not None:
-        element.text = NOT_XML.sub("", str(text))
+        element.text = fit(tag, NOT_XML.sub("", str(text)))
     return element
 
 
