@@ -25,10 +25,16 @@ _COMPLIANCE = _SUPPORT | {
     "verification.read",
     "vendors.kyc.write",
     "vendors.kyc.decide",
+    # cash threshold reports: read them, prepare batches (contract: cash threshold reports)
+    "ctr.read",
+    "ctr.prepare",
 }
 _MLRO = _COMPLIANCE | {
     "sars.approve",
     "rules.write",
+    # submit threshold-report batches and record the unit's answers; the regulator statistics
+    "ctr.submit",
+    "regulator.stats",
 }
 _FINANCE = {
     "users.read",

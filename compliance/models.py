@@ -6,6 +6,7 @@ Each sub-domain defines its own (``compliance/<domain>/models/``); nothing else 
 from compliance.aml.models import Alert, AlertEvent, AMLRule, AMLRuleVersion
 from compliance.casework.models import CaseAttachment, CaseComment
 from compliance.peps.models import PEP, PEPMatch, PEPMatchEvent, PEPNameKey, ScreeningRun, UserScreening
+from compliance.reporting.models import ThresholdReport, ThresholdReportBatch, ThresholdReportFiling
 from compliance.sars.models import SAR, SARNarrativeVersion, SARTransition
 
 __all__ = [
@@ -23,5 +24,8 @@ __all__ = [
     "SARNarrativeVersion",
     "SARTransition",
     "ScreeningRun",
+    "ThresholdReport",
+    "ThresholdReportBatch",
+    "ThresholdReportFiling",
     "UserScreening",
 ]

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "compliance.aml",
     "compliance.peps",
     "compliance.sars",
+    "compliance.reporting",
 ]
 
 MIDDLEWARE = [

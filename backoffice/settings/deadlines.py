@@ -19,3 +19,5 @@ for _severity, _hours in env_map("ALERT_SLA_HOURS", {}).items():
     ALERT_SLA_HOURS[_severity] = int(_hours)
 
 SAR_FILING_DAYS = env_int("SAR_FILING_DAYS", 7, minimum=1, maximum=365)
+# Cash threshold reports: Eswatini calendar days after the day of the cash by which the FIU must have them.
+CTR_FILING_DAYS = env_int("CTR_FILING_DAYS", 14, minimum=1, maximum=365)

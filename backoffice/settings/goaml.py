@@ -81,6 +81,9 @@ if len(GOAML_RENTITY_BRANCH) > 255:
     raise ImproperlyConfigured("GOAML_RENTITY_BRANCH must be at most 255 characters")
 GOAML_SUBMISSION_CODE = env_choice("GOAML_SUBMISSION_CODE", "E", {"E", "M"})
 GOAML_REPORT_CODE = _env_code("GOAML_REPORT_CODE", "SAR")
+# cash threshold reports: their report code and the indicator each carries (contract: cash threshold reports)
+GOAML_CTR_REPORT_CODE = _env_code("GOAML_CTR_REPORT_CODE", "CTR")
+GOAML_CTR_INDICATOR = _env_code("GOAML_CTR_INDICATOR", "CTR")
 # suspiciousActivityType=CODE,... / ledger CHANNEL=CODE,... / MALE=M,FEMALE=F,UNKNOWN=- over compliance's defaults
 GOAML_INDICATORS = _env_codes("GOAML_INDICATORS")
 GOAML_TRANSMODE_CODES = _env_codes("GOAML_TRANSMODE_CODES")

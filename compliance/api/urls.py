@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("compliance.sars.api.urls")),
     path("", include("compliance.aml.api.urls")),
     path("", include("compliance.peps.api.urls")),
+    path("", include("compliance.reporting.api.urls")),
 ]

@@ -33,7 +33,13 @@ TRANSMODE_DEFAULTS = {
     Channel.CASH: "CASH",
 }
 # K: cash, as goAML's generic funds-type list names it
-FUNDS_DEFAULTS = {Channel.WALLET: "E", Channel.MOBILE_MONEY: "M", Channel.CARD: "C", Channel.BANK: "B", Channel.CASH: "K"}
+FUNDS_DEFAULTS = {
+    Channel.WALLET: "E",
+    Channel.MOBILE_MONEY: "M",
+    Channel.CARD: "C",
+    Channel.BANK: "B",
+    Channel.CASH: "K",
+}
 GENDER_DEFAULTS = {Sex.MALE: "M", Sex.FEMALE: "F", UNKNOWN_GENDER: "-"}
 
 # setting -> (defaults, the values its keys must name)

@@ -35,9 +35,7 @@ NAME_UNKNOWN = "Unknown"
 # Element -> its maximum length in the schema; elements not listed are free text of TEXT_MAX.
 TEXT_MAX = 4000
 MAX_LENGTH: dict[str, int] = {
-    **dict.fromkeys(
-        ("title", "tph_number", "tph_extension", "house_number", "apartment_number", "zip", "ssn"), 50
-    ),
+    **dict.fromkeys(("title", "tph_number", "tph_extension", "house_number", "apartment_number", "zip", "ssn"), 50),
     **dict.fromkeys(("passport_number", "incorporation_number", "account", "info_type"), 50),
     **dict.fromkeys(
         (

@@ -54,7 +54,8 @@ def _other_side(parent: ET.Element, direction: str, tx, peps: dict) -> None:
     add(side, f"{direction}_country", country_code(tx.country) or HOME_COUNTRY)
 
 
-def _transaction(report: ET.Element, tx, subject, peps: dict) -> None:
+def write_transaction(report: ET.Element, tx, subject, peps: dict) -> None:
+    """One transaction of ``subject``, both sides in the order goaml.md gives (SARs and threshold reports)."""
     element = add(report, "transaction")
     add(element, "transactionnumber", tx.pk)
     add_optional(element, "internal_ref_number", tx.reference)
@@ -166,7 +167,7 @@ def build_report(sar: SAR) -> ET.Element:
     add(report, "reason", sar.activity_description)
     if transactions:
         for tx in transactions:
-            _transaction(report, tx, sar.entity_user, peps)
+            write_transaction(report, tx, sar.entity_user, peps)
     else:
         _activity(report, sar, peps)
     add(add(report, "report_indicators"), "indicator", code("GOAML_INDICATORS", sar.suspicious_activity_type))

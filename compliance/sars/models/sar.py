@@ -126,6 +126,12 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="sars_approved"
     )
     fiu_reference = models.CharField(max_length=64, blank=True, default="")
+    # the unit's answer to the filing (ACCEPTED or REJECTED, with its reason), recorded by the MLRO
+    fiu_outcome = models.CharField(max_length=16, blank=True, default="")
+    fiu_reason = models.TextField(blank=True, default="")
+    fiu_answered_at = models.DateTimeField(null=True, blank=True)
+    # a correction names the report the unit rejected; it goes through the whole workflow again
+    corrects = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections")
     drafted_at = models.DateTimeField(auto_now_add=True)
     reviewed_at = models.DateTimeField(null=True, blank=True)
     approved_at = models.DateTimeField(null=True, blank=True)
@@ -300,6 +306,9 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         """The FIU acknowledged receipt, often with its own reference number."""
         self._guard(actor, SARStatus.ACKNOWLEDGED)
         self.acknowledged_at = timezone.now()
+        # the unit took the report in: that is its acceptance of the filing
+        self.fiu_outcome = "ACCEPTED"
+        self.fiu_answered_at = self.acknowledged_at
         if fiu_reference:
             self.fiu_reference = fiu_reference
 
@@ -329,12 +338,32 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         self._guard(actor, SARStatus.CLOSED)
         self.closed_at = timezone.now()
 
+    # The unit refused the filing (its format or content): the report is over, and a correction replaces it.
+    # Not a row of the interface's table: the status endpoint refuses it; ``sar_fiu_response`` takes it, with
+    # the unit's reason.
+    @transition(
+        field=status,
+        source=SARStatus.SUBMITTED,
+        target=SARStatus.CLOSED,
+        permission=may_move_to(SARStatus.CLOSED),
+    )
+    def reject_by_fiu(self, *, actor, reason: str) -> None:
+        """The FIU rejected the report; ``reason`` is the unit's."""
+        require_role(actor, SARStatus.CLOSED)
+        now = timezone.now()
+        self.fiu_outcome = "REJECTED"
+        self.fiu_reason = reason
+        self.fiu_answered_at = now
+        self.closed_at = now
+
 
 # (from, to) -> name of the SAR method that makes the move; read from the
 # @transition declarations so the table exists in one place only. The status
 # endpoint's table is the interface's: returns to DRAFT are their own action.
+# The FIU's rejection is its own action (``sar_fiu_response``), like returns.
+FIU_ANSWERS = frozenset({"reject_by_fiu"})
 TRANSITIONS: dict[tuple[str, str], str] = {
-    move: name for move, name in transition_table(SAR).items() if move[1] != SARStatus.DRAFT
+    move: name for move, name in transition_table(SAR).items() if move[1] != SARStatus.DRAFT and name not in FIU_ANSWERS
 }
 RETURNS: dict[tuple[str, str], str] = {
     move: name for move, name in transition_table(SAR).items() if move[1] == SARStatus.DRAFT

@@ -46,7 +46,7 @@ SCRIPTS = {
     "Hiragana": (0x3041, 0x3096),
     "Katakana": (0x30A1, 0x30FA),
 }
-PUNCTUATION = "()[]{},;:/\\&!?\"`@#%*+=<>|~^_’‘“”–—"
+PUNCTUATION = '()[]{},;:/\\&!?"`@#%*+=<>|~^_’‘“”–—'
 
 
 def words_in(lo: int, hi: int):

@@ -1,0 +1,29 @@
+from django.apps import AppConfig
+
+
+class ReportingConfig(AppConfig):
+    """Regulatory reporting beyond suspicion: cash threshold reports, their goAML batches, the unit's answers,
+    and the regulator statistics for the MLRO."""
+
+    name = "compliance.reporting"
+    label = "compliance_reporting"
+    verbose_name = "Compliance: regulatory reporting"
+
+    def ready(self):
+        from backoffice import roles
+        from compliance.reporting.services.threshold import (
+            threshold_report_for_transaction,
+            user_has_threshold_reports,
+        )
+        from kyc import hooks as kyc_hooks
+
+        kyc_hooks.transaction_recorded.register(threshold_report_for_transaction)
+        kyc_hooks.purge_held.register(user_has_threshold_reports)
+        roles.grant_admin_permissions(
+            "ctr.read",
+            {
+                "compliance.view_thresholdreport",
+                "compliance.view_thresholdreportbatch",
+                "compliance.view_thresholdreportfiling",
+            },
+        )
