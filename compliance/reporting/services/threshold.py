@@ -19,8 +19,8 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.transaction import atomic
 from django.db.models import Sum
+from django.db.transaction import atomic
 from django.utils import timezone
 
 from backoffice.errors import Forbidden, FourEyesRequired, InvalidTransition, ValidationFailed
