@@ -123,6 +123,15 @@ def _additional_information(report: ET.Element, sar: SAR) -> None:
             text=f"Draft of {sar.sar_id} ({sar.status}): not approved by the MLRO; do not file.",
             boolean=True,
         )
+    if sar.corrects is not None:
+        rejected = sar.corrects
+        reference = f" (FIU reference {rejected.fiu_reference})" if rejected.fiu_reference else ""
+        _info(
+            info,
+            "Correction of a rejected report",
+            text=f"Replaces {rejected.sar_id}{reference}, rejected by the FIU: {rejected.fiu_reason}",
+            date=iso_datetime(rejected.fiu_answered_at) if rejected.fiu_answered_at else None,
+        )
     _info(info, "Amount involved (SZL)", numeric=amount(sar.amount_involved))
     _info(info, "Date of the suspicious activity", date=iso_datetime(sar.date_of_suspicious_activity))
     gaps = client_gaps(sar.entity_user)
@@ -158,7 +167,8 @@ def build_report(sar: SAR) -> ET.Element:
     add(report, "submission_code", settings.GOAML_SUBMISSION_CODE)
     add(report, "report_code", settings.GOAML_REPORT_CODE)
     add(report, "entity_reference", sar.sar_id)
-    add_optional(report, "fiu_ref_number", sar.fiu_reference)
+    # a correction carries the rejected report's reference until the unit gives it its own
+    add_optional(report, "fiu_ref_number", sar.fiu_reference or (sar.corrects.fiu_reference if sar.corrects else ""))
     add(report, "submission_date", iso_datetime(sar.submitted_at or timezone.now()))
     add(report, "currency_code_local", CURRENCY)
     reporter = _reporting_person(sar)

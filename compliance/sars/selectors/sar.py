@@ -8,7 +8,7 @@ from backoffice.errors import NotFound
 from compliance.aml.models.alerts import Alert
 from compliance.casework.models.casework import CaseAttachment, CaseComment
 from compliance.sars.choices import SARStatus
-from compliance.sars.models.sar import SAR, SARNarrativeVersion, SARTransition
+from compliance.sars.models.sar import FIU_ANSWERS, SAR, SARNarrativeVersion, SARTransition
 from kyc.models import Transaction
 
 # Columns the list shows; the description is the only wide one and the list carries it.
@@ -81,7 +81,7 @@ def sar_for_report(*, sar: SAR) -> SAR:
     """
     by_time = ("created_at", "id")
     loaded = (
-        SAR.objects.select_related("entity_user", "filed_by", "reviewed_by", "approved_by")
+        SAR.objects.select_related("entity_user", "filed_by", "reviewed_by", "approved_by", "corrects")
         .prefetch_related(
             Prefetch(
                 "related_transactions",
@@ -129,12 +129,13 @@ def sar_for_report(*, sar: SAR) -> SAR:
 def sar_available_moves(*, sar: SAR, actor) -> list[str]:
     """The states ``actor`` may move ``sar`` into right now: the table, the role and four eyes all agree.
 
-    A return to DRAFT is not among them (``sar_may_return``): it is its own action, with a reason.
+    A return to DRAFT is not among them (``sar_may_return``): it is its own action, with a reason; nor is
+    the FIU's rejection (``sar_fiu_response``), recorded with the unit's reason.
     """
     moves = []
     for transition in sar.get_available_user_status_transitions(actor):
         target = str(transition.target)
-        if target == SARStatus.DRAFT:
+        if target == SARStatus.DRAFT or transition.name in FIU_ANSWERS:
             continue
         if sar.four_eyes_breach(actor=actor, target=target) is None and target not in moves:
             moves.append(target)

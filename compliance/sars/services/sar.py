@@ -40,7 +40,15 @@ from compliance.sars.selectors.sar import sar_for_report
 from compliance.sars.services.sar_alerts import alerts_close_for_sar, alerts_escalate_for_sar, sars_in_progress_citing
 from kyc.models import PlatformUser, Transaction
 
-__all__ = ["sar_create", "sar_create_from_alert", "sar_transition", "sar_return", "sar_export"]
+__all__ = [
+    "sar_create",
+    "sar_create_from_alert",
+    "sar_transition",
+    "sar_return",
+    "sar_export",
+    "sar_fiu_response",
+    "sar_correct",
+]
 REASON_MAX = 5000
 
 
@@ -339,3 +347,86 @@ def sar_export(*, sar: SAR, actor: Staff, fmt: str, via: str = "api") -> tuple[b
         changes={"sar_id": sar.sar_id, "format": fmt, "via": via},
     )
     return body, FORMATS[fmt]
+
+
+def sar_check_fiu_response(*, sar: SAR, actor: Staff) -> None:
+    """Refuse before the body is read: a report not SUBMITTED (409, whoever asks), a role that does not file (403)."""
+    if sar.status != SARStatus.SUBMITTED:
+        raise InvalidTransition(f"Cannot record the FIU's answer for a SAR in {sar.status}")
+    if not actor.has_capability("sars.approve"):
+        raise Forbidden("Your role does not allow recording the FIU's answer")
+
+
+@transaction.atomic
+def sar_fiu_response(*, sar: SAR, actor: Staff, accepted: bool, reason: str = "", fiu_reference: str = "") -> SAR:
+    """Record the unit's answer to a SUBMITTED SAR.
+
+    Accepted: the report is ACKNOWLEDGED (the table's own move, with the
+    unit's reference). Rejected: the reason is required and kept, and the
+    report is CLOSED as rejected; ``sar_correct`` files its correction, which
+    names it.
+    """
+    locked = SAR.objects.select_for_update().get(pk=sar.pk)
+    sar_check_fiu_response(sar=locked, actor=actor)
+    reason = (reason or "").strip()
+    fiu_reference = (fiu_reference or "").strip()
+    if not accepted and not reason:
+        raise ValidationFailed("A reason is required when the FIU rejected the SAR", details={"reason": ["Required."]})
+    if len(reason) > REASON_MAX:
+        raise ValidationFailed("Validation error", details={"reason": [f"At most {REASON_MAX} characters."]})
+    if accepted:
+        return sar_transition(
+            sar=locked, actor=actor, status=SARStatus.ACKNOWLEDGED, note=reason, fiu_reference=fiu_reference
+        )
+    source = locked.status
+    locked.reject_by_fiu(actor=actor, reason=reason)
+    if fiu_reference:
+        locked.fiu_reference = fiu_reference
+    _save_move(locked)
+    SARTransition.objects.create(
+        sar=locked, from_status=source, to_status=locked.status, actor=actor, note=f"Rejected by the FIU: {reason}"
+    )
+    audit_record(
+        actor=actor,
+        action="sar.fiu_rejected",
+        object_type="sar",
+        object_id=locked.pk,
+        changes={"sar_id": locked.sar_id, "reason": reason, "fiu_reference": locked.fiu_reference},
+    )
+    return locked
+
+
+@transaction.atomic
+def sar_correct(*, sar: SAR, actor: Staff) -> SAR:
+    """File a correction of a SAR the FIU rejected: a new DRAFT with the same subject, facts and evidence,
+    naming the rejected report (``corrects``), to be corrected and go through review and approval again.
+
+    Refused (409) for a report the unit did not reject, or one a correction in progress (or filed and not
+    rejected) already replaces.
+    """
+    locked = SAR.objects.select_for_update().get(pk=sar.pk)
+    if locked.fiu_outcome != "REJECTED":
+        raise InvalidTransition(f"Only a SAR the FIU rejected can be corrected; {locked.sar_id} was not")
+    standing = locked.corrections.exclude(fiu_outcome="REJECTED").first()
+    if standing is not None:
+        raise Conflict(f"{locked.sar_id} is already corrected by {standing.sar_id}")
+    correction = sar_create(
+        actor=actor,
+        entity_user_id=locked.entity_user_id,
+        suspicious_activity_type=locked.suspicious_activity_type,
+        activity_description=locked.activity_description,
+        date_of_suspicious_activity=locked.date_of_suspicious_activity,
+        amount_involved=locked.amount_involved,
+        related_transaction_ids=list(locked.related_transactions.values_list("pk", flat=True)),
+        related_alert_ids=[],  # the alerts were closed with the first filing; the correction cites the report
+    )
+    correction.corrects = locked
+    correction.save(update_fields=["corrects", "updated_at"])
+    audit_record(
+        actor=actor,
+        action="sar.correct",
+        object_type="sar",
+        object_id=correction.pk,
+        changes={"sar_id": correction.sar_id, "corrects": locked.sar_id},
+    )
+    return correction

@@ -26,7 +26,9 @@ def test_simultaneous_cash_through_the_ledger_opens_one_report_holding_all_of_it
 def test_writers_without_the_row_lock_still_make_one_report(rule, customer):
     # rows written by a path that took no user lock: the unique constraint decides, the loser joins the winner
     txs = [
-        TransactionFactory(user=customer, channel="CASH", amount=Decimal("30000"), created_at=MORNING + dt.timedelta(minutes=i))
+        TransactionFactory(
+            user=customer, channel="CASH", amount=Decimal("30000"), created_at=MORNING + dt.timedelta(minutes=i)
+        )
         for i in range(6)
     ]
 

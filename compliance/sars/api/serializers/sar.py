@@ -137,3 +137,38 @@ class SARUpdateIn(RejectUnknownFieldsMixin, SARCreateIn):
 
 class SARReturnIn(serializers.Serializer):
     reason = serializers.CharField(max_length=5000)
+
+
+class SARFiuResponseIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    """The unit's answer to a submitted SAR: accepted, or rejected with its reason; its reference if it gave one."""
+
+    accepted = serializers.BooleanField()
+    reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, allow_null=True)
+    fiuReference = serializers.CharField(
+        required=False, allow_blank=True, allow_null=True, max_length=64, source="fiu_reference"
+    )
+
+    def validate_accepted(self, value):
+        if not isinstance(self.initial_data.get("accepted"), bool):
+            raise serializers.ValidationError("Must be true or false.")
+        return value
+
+
+class SARFiuOut(SARStatusOut):
+    fiuOutcome = serializers.SerializerMethodField()
+    fiuReason = serializers.SerializerMethodField()
+    fiuReference = serializers.SerializerMethodField()
+    fiuAnsweredAt = serializers.DateTimeField(source="fiu_answered_at", allow_null=True)
+
+    def get_fiuOutcome(self, sar) -> str | None:
+        return sar.fiu_outcome or None
+
+    def get_fiuReason(self, sar) -> str | None:
+        return sar.fiu_reason or None
+
+    def get_fiuReference(self, sar) -> str | None:
+        return sar.fiu_reference or None
+
+
+class SARCorrectionOut(SARCreatedOut):
+    correctsSarId = serializers.CharField(source="corrects.sar_id")

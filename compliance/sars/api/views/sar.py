@@ -19,8 +19,11 @@ from backoffice.api.viewsets import ApiViewSet
 from backoffice.errors import Forbidden, ValidationFailed
 from compliance.casework.api.views.casework import CaseWorkViewSet, case_capabilities
 from compliance.sars.api.serializers.sar import (
+    SARCorrectionOut,
     SARCreatedOut,
     SARCreateIn,
+    SARFiuOut,
+    SARFiuResponseIn,
     SARListItemOut,
     SARReturnIn,
     SARStatusIn,
@@ -109,6 +112,9 @@ class SARViewSet(ApiViewSet):
         "status": "sars.read",
         "return_to_draft": "sars.read",
         "export": "sars.read",
+        # the unit's answers are the MLRO's (sars.approve, checked by the service after the state)
+        "fiu_response": "sars.read",
+        "correction": "sars.file",
     }
 
     def get_queryset(self):
@@ -183,6 +189,39 @@ class SARViewSet(ApiViewSet):
             sar=sar, actor=request.user, status=target, note=data["note"], fiu_reference=data["fiu_reference"]
         )
         return self.ok(SARStatusOut(sar).data, message="SAR status updated")
+
+    @extend_schema(
+        tags=TAG,
+        summary="Record the FIU's answer to a submitted SAR (MLRO or admin): accepted, or rejected with the reason",
+        parameters=[SAR_REF],
+        request=SARFiuResponseIn,
+        responses={200: SARFiuOut},
+    )
+    @action(detail=True, methods=["post"], url_path="fiu-response", filter_backends=[], pagination_class=None)
+    def fiu_response(self, request, sarId: str):
+        sar = sar_get(ref=sarId)
+        services.sar_check_fiu_response(sar=sar, actor=request.user)
+        data = self.input(SARFiuResponseIn)
+        sar = services.sar_fiu_response(
+            sar=sar,
+            actor=request.user,
+            accepted=data["accepted"],
+            reason=data.get("reason") or "",
+            fiu_reference=data.get("fiu_reference") or "",
+        )
+        return self.ok(SARFiuOut(sar).data, message="FIU answer recorded")
+
+    @extend_schema(
+        tags=TAG,
+        summary="File a correction of a SAR the FIU rejected: a new DRAFT naming the rejected report",
+        parameters=[SAR_REF],
+        request=None,
+        responses={201: SARCorrectionOut},
+    )
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def correction(self, request, sarId: str):
+        correction = services.sar_correct(sar=sar_get(ref=sarId), actor=request.user)
+        return self.ok(SARCorrectionOut(correction).data, message="Correction filed", status=201)
 
     @extend_schema(
         tags=TAG,
