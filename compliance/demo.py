@@ -27,6 +27,7 @@ from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.rules import rule_catalogue_load
 from compliance.casework.services.casework import attachment_add, comment_add
+from compliance.reporting import demo as reporting_demo
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR
 from compliance.sars.services.sar import sar_create, sar_return, sar_transition
@@ -437,3 +438,4 @@ def seed(stdout) -> None:
     seed_peps(stdout)
     seed_rules(stdout)
     seed_sars(stdout)
+    reporting_demo.seed(stdout)
