@@ -27,6 +27,24 @@ class ComplianceConfig(AppConfig):
                     "SARs", "report", "admin:compliance_sar_changelist", navigation.has_capability("sars.read")
                 ),
                 navigation.Item(
+                    "Threshold reports",
+                    "payments",
+                    "admin:compliance_thresholdreport_changelist",
+                    navigation.has_capability("ctr.read"),
+                ),
+                navigation.Item(
+                    "Threshold report batches",
+                    "inventory_2",
+                    "admin:compliance_thresholdreportbatch_changelist",
+                    navigation.has_capability("ctr.read"),
+                ),
+                navigation.Item(
+                    "Regulator statistics",
+                    "monitoring",
+                    "admin:compliance_regulator_statistics",
+                    navigation.has_capability("regulator.stats"),
+                ),
+                navigation.Item(
                     "Alerts",
                     "notification_important",
                     "admin:compliance_alert_changelist",

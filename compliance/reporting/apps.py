@@ -11,13 +11,24 @@ class ReportingConfig(AppConfig):
 
     def ready(self):
         from backoffice import roles
+        from compliance.reporting.panels import render_threshold_reports
         from compliance.reporting.services.threshold import (
             threshold_report_for_transaction,
             user_has_threshold_reports,
         )
         from kyc import hooks as kyc_hooks
+        from kyc import panels
 
         kyc_hooks.transaction_recorded.register(threshold_report_for_transaction)
+        panels.register(
+            panels.Panel(
+                "threshold_reports",
+                "Cash threshold reports",
+                35,
+                render_threshold_reports,
+                panels.for_capability("ctr.read"),
+            )
+        )
         kyc_hooks.purge_held.register(user_has_threshold_reports)
         roles.grant_admin_permissions(
             "ctr.read",

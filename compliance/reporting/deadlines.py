@@ -1,11 +1,40 @@
-"""The legal filing deadline of threshold reports (``CTR_FILING_DAYS``), and whether one is overdue."""
+"""The legal filing deadline of threshold reports (``CTR_FILING_DAYS``), its clock, and whether one is overdue.
 
+Days are Eswatini calendar days (Africa/Mbabane); the deadline is the end
+(local midnight) of the ``CTR_FILING_DAYS``-th day after the day of the cash.
+The clock uses the case-work priorities (``compliance.casework.deadlines``):
+NEW, URGENT past a third of the time, CRITICAL past two thirds, BREACHED past
+the deadline, frozen when the report is first filed.
+"""
+
+import datetime as dt
+import zoneinfo
+
+from django.conf import settings
 from django.utils import timezone
 
+from compliance.casework import deadlines
 from compliance.reporting.choices import ThresholdReportStatus
 
+ESWATINI = zoneinfo.ZoneInfo("Africa/Mbabane")
 # Reports not yet with the unit: the deadline still runs for them.
 NOT_FILED = frozenset({ThresholdReportStatus.PENDING, ThresholdReportStatus.BATCHED, ThresholdReportStatus.REJECTED})
+
+
+def local_day(moment: dt.datetime) -> dt.date:
+    """The Eswatini calendar day of ``moment``."""
+    return moment.astimezone(ESWATINI).date()
+
+
+def day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """[start, end) of an Eswatini day, as aware datetimes."""
+    start = dt.datetime.combine(day, dt.time.min, ESWATINI)
+    return start, start + dt.timedelta(days=1)
+
+
+def ctr_due_at(day: dt.date) -> dt.datetime:
+    """The end (local midnight) of the ``CTR_FILING_DAYS``-th Eswatini day after the day of the cash."""
+    return day_bounds(day + dt.timedelta(days=settings.CTR_FILING_DAYS))[1].astimezone(dt.UTC)
 
 
 def report_overdue(report, *, now=None) -> bool:
@@ -13,3 +42,14 @@ def report_overdue(report, *, now=None) -> bool:
     if report.submitted_at is not None:
         return report.submitted_at > report.due_at
     return report.status in NOT_FILED and (now or timezone.now()) > report.due_at
+
+
+def filing_priority(report, *, now=None) -> str:
+    """The clock's colour along [the day's start, the deadline], frozen at the first filing."""
+    start = day_bounds(report.day)[0]
+    return deadlines.priority_of(start=start, due=report.due_at, at=report.submitted_at or now or timezone.now())
+
+
+def last_filing_day(report) -> str:
+    """The last Eswatini day to file on (the deadline is the midnight that ends it)."""
+    return f"{(report.due_at.astimezone(ESWATINI) - dt.timedelta(seconds=1)):%Y-%m-%d}"

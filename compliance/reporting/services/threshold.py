@@ -13,7 +13,6 @@ import datetime as dt
 import io
 import uuid
 import zipfile
-import zoneinfo
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -29,6 +28,7 @@ from backoffice.services import audit_record
 from compliance.aml.choices import RuleType
 from compliance.aml.models.rules import AMLRule
 from compliance.reporting.choices import BatchStatus, FiuOutcome, ThresholdReportStatus
+from compliance.reporting.deadlines import ctr_due_at, day_bounds, local_day
 from compliance.reporting.errors import NothingToReport
 from compliance.reporting.goaml import render_threshold_report
 from compliance.reporting.models import ThresholdReport, ThresholdReportBatch, ThresholdReportFiling
@@ -38,28 +38,11 @@ from compliance.sars.goaml import check_report
 from kyc.choices import Channel, TransactionStatus
 from kyc.models import PlatformUser, Transaction
 
-ESWATINI = zoneinfo.ZoneInfo("Africa/Mbabane")
 REASON_MAX = 5000
 FIU_REFERENCE_MAX = 64
 
 
 # ------------------------------------------------------------------ opening reports
-
-
-def local_day(moment: dt.datetime) -> dt.date:
-    """The Eswatini calendar day of ``moment``."""
-    return moment.astimezone(ESWATINI).date()
-
-
-def day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    """[start, end) of an Eswatini day, as aware datetimes."""
-    start = dt.datetime.combine(day, dt.time.min, ESWATINI)
-    return start, start + dt.timedelta(days=1)
-
-
-def ctr_due_at(day: dt.date) -> dt.datetime:
-    """The end (local midnight) of the ``CTR_FILING_DAYS``-th Eswatini day after the day of the cash."""
-    return day_bounds(day + dt.timedelta(days=settings.CTR_FILING_DAYS))[1].astimezone(dt.UTC)
 
 
 def reporting_threshold() -> Decimal | None:

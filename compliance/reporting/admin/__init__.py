@@ -1,0 +1,1 @@
+from compliance.reporting.admin import threshold  # noqa: F401 - registers the pages
