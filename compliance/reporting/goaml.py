@@ -40,12 +40,27 @@ def _reporting_person(batch):
     return staff if staff is not None and staff.first_name and staff.last_name else None
 
 
-def build_threshold_report(filing) -> ET.Element:
-    """The ``report`` element of one filing (a report in a batch), loaded by ``selectors.batch_for_export``."""
+def people_of(filings) -> set:
+    """Everyone the reports of ``filings`` name: their customers and the other customers their transactions name."""
+    return {
+        person
+        for filing in filings
+        for person in (
+            filing.report.user_id,
+            *(tx.counterparty_user_id for tx in filing.report.transactions.all() if tx.counterparty_user_id),
+        )
+    }
+
+
+def build_threshold_report(filing, *, peps: dict | None = None) -> ET.Element:
+    """The ``report`` element of one filing (a report in a batch), loaded by ``selectors.batch_for_export``.
+
+    ``peps`` (``pep_exposures_by_user`` of ``people_of`` the batch) saves a query per report in a batch.
+    """
     report, batch = filing.report, filing.batch
     transactions = list(report.transactions.all())
-    people = {report.user_id, *(tx.counterparty_user_id for tx in transactions if tx.counterparty_user_id)}
-    peps = pep_exposures_by_user(people)
+    if peps is None:
+        peps = pep_exposures_by_user(people_of([filing]))
     rejected = filing.resubmits
     root = ET.Element("report")
     add(root, "rentity_id", settings.GOAML_RENTITY_ID if settings.GOAML_RENTITY_ID is not None else "")
@@ -85,8 +100,8 @@ def build_threshold_report(filing) -> ET.Element:
     return root
 
 
-def render_threshold_report(filing) -> bytes:
+def render_threshold_report(filing, *, peps: dict | None = None) -> bytes:
     """The goAML XML of one filing, UTF-8 with its declaration."""
-    root = build_threshold_report(filing)
+    root = build_threshold_report(filing, peps=peps)
     ET.indent(root)
     return ('<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n").encode()

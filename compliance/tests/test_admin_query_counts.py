@@ -19,8 +19,8 @@ from kyc.tests.factories import TransactionFactory
 
 pytestmark = pytest.mark.django_db
 
-# PEP pages: compliance/peps/tests/test_admin_query_counts.py
-COVERED = {"sar", "alert", "amlrule", "pep", "pepmatch", "screeningrun"}
+# PEP pages: compliance/peps/tests/test_admin_query_counts.py; threshold reports: compliance/reporting/tests
+COVERED = {"sar", "alert", "amlrule", "pep", "pepmatch", "screeningrun", "thresholdreport", "thresholdreportbatch"}
 
 
 def test_every_admin_page_of_the_app_is_covered():

@@ -77,7 +77,7 @@ class OverdueFilter(admin.SimpleListFilter):
 @admin.register(ThresholdReport)
 class ThresholdReportAdmin(ModelAdmin):
     list_display = (
-        "day",
+        "day_label",
         "customer",
         "total_szl",
         "transaction_count",
@@ -96,7 +96,7 @@ class ThresholdReportAdmin(ModelAdmin):
     actions_list = ["open_batches", "open_statistics"]
     fields = (
         "customer",
-        "day",
+        "day_label",
         "total_szl",
         "threshold_szl",
         "status_label",
@@ -119,6 +119,10 @@ class ThresholdReportAdmin(ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # kept for the legal retention period
+
+    @display(description="Day (Eswatini)", ordering="day")
+    def day_label(self, obj):
+        return f"{obj.day:%Y-%m-%d}"
 
     @display(description="Customer", ordering="user__last_name")
     def customer(self, obj):

@@ -27,10 +27,11 @@ from backoffice.models import Staff
 from backoffice.services import audit_record
 from compliance.aml.choices import RuleType
 from compliance.aml.models.rules import AMLRule
+from compliance.peps.selectors.pep_exposures import pep_exposures_by_user
 from compliance.reporting.choices import BatchStatus, FiuOutcome, ThresholdReportStatus
 from compliance.reporting.deadlines import ctr_due_at, day_bounds, local_day
 from compliance.reporting.errors import NothingToReport
-from compliance.reporting.goaml import render_threshold_report
+from compliance.reporting.goaml import people_of, render_threshold_report
 from compliance.reporting.models import ThresholdReport, ThresholdReportBatch, ThresholdReportFiling
 from compliance.reporting.selectors.threshold import batch_for_export
 from compliance.sars.errors import GoamlInvalid
@@ -173,9 +174,11 @@ class ReportCheck:
 def batch_files(batch: ThresholdReportBatch) -> list[tuple[ThresholdReportFiling, str, bytes]]:
     """(filing, file name, goAML XML) of every report in ``batch``."""
     batch = batch_for_export(batch_id=batch.pk)
+    filings = list(batch.filings.all())
+    peps = pep_exposures_by_user(people_of(filings))  # one lookup for the whole batch
     return [
-        (filing, f"CTR-{filing.report.day:%Y%m%d}-{filing.report_id}.xml", render_threshold_report(filing))
-        for filing in batch.filings.all()
+        (filing, f"CTR-{filing.report.day:%Y%m%d}-{filing.report_id}.xml", render_threshold_report(filing, peps=peps))
+        for filing in filings
     ]
 
 
