@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 UTC = dt.UTC
 
 
-def sar_filed(subject, crew, *, kind, created, submitted, outcome=""):
-    sar = file_sar(subject, crew["filer"], suspicious_activity_type=kind)
+def sar_filed(person, people, *, kind, created, submitted, outcome=""):
+    sar = file_sar(person, people["filer"], suspicious_activity_type=kind)
     SAR.objects.filter(pk=sar.pk).update(
         status="SUBMITTED", created_at=created, submitted_at=submitted, fiu_outcome=outcome
     )
