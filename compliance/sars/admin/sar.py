@@ -34,7 +34,7 @@ from compliance.sars.export import FORMATS
 from compliance.sars.goaml import check_report, render_goaml
 from compliance.sars.models.sar import SAR, SARTransition
 from compliance.sars.selectors.sar import sar_available_moves, sar_for_report, sar_may_return, sar_next_step
-from compliance.sars.services.sar import sar_export, sar_return, sar_transition
+from compliance.sars.services.sar import sar_correct, sar_export, sar_fiu_response, sar_return, sar_transition
 
 STATUS_LABELS = {
     SARStatus.DRAFT: "info",
@@ -204,7 +204,9 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
 
     @display(description="FIU reference")
     def fiu_ref(self, obj):
-        return obj.fiu_reference or "—"
+        answer = {"ACCEPTED": " · accepted by the FIU", "REJECTED": f" · rejected by the FIU: {obj.fiu_reason}"}
+        corrects = f" · corrects {obj.corrects.sar_id}" if obj.corrects_id else ""
+        return (obj.fiu_reference or "—") + answer.get(obj.fiu_outcome, "") + corrects
 
     @display(description="Status", ordering="status", label={SARStatus(k).label: v for k, v in STATUS_LABELS.items()})
     def status_label(self, obj):
@@ -342,6 +344,16 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
                 self.admin_site.admin_view(self.confirm_submit_view),
                 name="compliance_sar_confirm_submit",
             ),
+            path(
+                "<uuid:object_id>/fiu-rejected/",
+                self.admin_site.admin_view(self.fiu_rejected_view),
+                name="compliance_sar_fiu_rejected",
+            ),
+            path(
+                "<uuid:object_id>/correction/",
+                self.admin_site.admin_view(self.correction_view),
+                name="compliance_sar_correction",
+            ),
         ]
         return urls + super().get_urls()
 
@@ -366,6 +378,13 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
             "sar_return_url": reverse("admin:compliance_sar_return", args=[sar.pk]),
             "sar_confirm_url": reverse("admin:compliance_sar_confirm_submit", args=[sar.pk]),
             "sar_goaml": check_report(render_goaml(sar)),
+            # the unit's rejection (its acceptance is the "FIU acknowledged" move) and the correction it calls for
+            "sar_may_record_rejection": sar.status == SARStatus.SUBMITTED
+            and request.user.has_capability("sars.approve"),
+            "sar_fiu_rejected_url": reverse("admin:compliance_sar_fiu_rejected", args=[sar.pk]),
+            "sar_may_correct": sar.fiu_outcome == "REJECTED" and request.user.has_capability("sars.file"),
+            "sar_correction_url": reverse("admin:compliance_sar_correction", args=[sar.pk]),
+            "sar_corrections": list(sar.corrections.all()),
             "sar_exports": [
                 {"label": label, "url": reverse("admin:compliance_sar_export", args=[sar.pk, fmt])}
                 for fmt, label in (("html", "HTML report"), ("text", "Plain text"), ("goaml", "goAML XML"))
@@ -420,6 +439,42 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
         else:
             self.message_user(request, f"{sar.sar_id} returned to the draft for more work.", messages.SUCCESS)
         return self._back(object_id)
+
+    def fiu_rejected_view(self, request, object_id):
+        """The unit rejected the filing: record its reason (the report closes; a correction replaces it)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        sar = get_object_or_404(SAR, pk=object_id)
+        try:
+            sar = sar_fiu_response(
+                sar=sar,
+                actor=request.user,
+                accepted=False,
+                reason=request.POST.get("reason", "")[:5000],
+                fiu_reference=request.POST.get("fiu_reference", "").strip()[:64],
+            )
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+        else:
+            self.message_user(request, f"{sar.sar_id}: the FIU's rejection is recorded.", messages.SUCCESS)
+        return self._back(object_id)
+
+    def correction_view(self, request, object_id):
+        """File the correction of a rejected report and open it (a new DRAFT naming the rejected one)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        sar = get_object_or_404(SAR, pk=object_id)
+        try:
+            correction = sar_correct(sar=sar, actor=request.user)
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return self._back(object_id)
+        self.message_user(request, f"{correction.sar_id} corrects {sar.sar_id}: edit the draft.", messages.SUCCESS)
+        return self._back(correction.pk)
 
     def confirm_submit_view(self, request, object_id):
         """The step before the approval that files the report: what goes to the FIU, and whether it validates."""
