@@ -21,6 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from unfold.admin import ModelAdmin
 from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
 from unfold.decorators import action, display
@@ -214,7 +215,7 @@ class ThresholdReportAdmin(ModelAdmin):
         if not filings:
             return "Not filed yet"
         return format_html_join(
-            format_html("<br>"),
+            mark_safe("<br>"),  # noqa: S308 - a constant
             "Batch {} ({}{}): {}{}",
             (
                 (
