@@ -43,6 +43,7 @@ from compliance.reporting.services.threshold import (
     threshold_batch_submit,
     threshold_report_answer,
 )
+from compliance.sars.admin.mywork import overdue_sars
 from compliance.sars.choices import ActivityType
 
 STATUS_LABELS = {
@@ -270,6 +271,13 @@ class ThresholdReportAdmin(ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": "Regulator statistics",
+            # what is late right now, beside the months' late filings
+            "overdue_now": {
+                "sars": len(overdue_sars()),
+                "threshold_reports": ThresholdReport.objects.filter(
+                    status__in=NOT_FILED, submitted_at__isnull=True, due_at__lt=timezone.now()
+                ).count(),
+            },
             "rows": rows,
             "months": months,
             "types_used": types_used,

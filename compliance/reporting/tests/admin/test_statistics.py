@@ -107,6 +107,15 @@ def test_the_page_draws_the_charts_and_the_csv_carries_the_same_figures(client, 
     page = client.get(url, {"months": 3}).content.decode()
     assert page.count("<svg") == 4 and "Median days from detection to filing" in page
     assert 'data-month="2026-10"' in page
+    assert "0 SARs and 0 threshold reports" in page  # every crafted report is filed
+    ThresholdReport.objects.create(
+        user=ThresholdReport.objects.first().user,
+        day=dt.date(2026, 9, 1),
+        total=Decimal("30000"),
+        threshold=Decimal("25000"),
+        due_at=dt.datetime(2026, 9, 15, 22, tzinfo=UTC),
+    )
+    assert "0 SARs and 1 threshold report." in client.get(url, {"months": 3}).content.decode()
     response = client.get(url, {"months": 3, "format": "csv"})
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode())))
