@@ -24,8 +24,8 @@ whatever the user's history: the user page has a query-count test that
 grows alerts, SARs and transactions.
 
 Keys and positions in use: ``risk`` 10, ``alerts`` 20, ``sars`` 30,
-``threshold_reports`` 35 (cash threshold reports), ``pep_matches`` 40 (PEP screening), ``verifications`` 50 (kyc's records until
-the verification app registers its own panel under the same key),
+``threshold_reports`` 35 (cash threshold reports), ``pep_matches`` 40 (PEP screening),
+``verifications`` 50 (kyc's records until the verification app registers its own panel under the same key),
 ``counterparties`` 60, ``money_flows`` 70.
 """
 
