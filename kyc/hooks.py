@@ -7,6 +7,10 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
     transaction and under the wallet's row lock. A function that raises a
     DomainError refuses the transaction (nothing is written); work that may
     fail or take time belongs in ``transaction.on_commit`` (the AML engine).
+``transaction_completed(transaction=...)``
+    A row recorded earlier (HELD) became COMPLETED: its money moved now. Called by whatever completes it
+    (the release of a held transaction), inside that transaction and under the wallet's row lock, like
+    ``transaction_recorded``; compliance opens or extends cash threshold reports on it.
 ``user_registered(user=...)``
     A platform user signed up (inside the registration's transaction).
 ``user_name_changed(user=..., previous_first_name=..., previous_last_name=...)``
@@ -22,6 +26,7 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
 from backoffice.hooks import Hook
 
 transaction_recorded = Hook("transaction_recorded")
+transaction_completed = Hook("transaction_completed")
 user_registered = Hook("user_registered")
 user_name_changed = Hook("user_name_changed")
 purge_held = Hook("purge_held")

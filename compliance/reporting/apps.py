@@ -20,6 +20,8 @@ class ReportingConfig(AppConfig):
         from kyc import panels
 
         kyc_hooks.transaction_recorded.register(threshold_report_for_transaction)
+        # a held cash transaction released later counts on the day it happened, from the moment it completes
+        kyc_hooks.transaction_completed.register(threshold_report_for_transaction)
         panels.register(
             panels.Panel(
                 "threshold_reports",

@@ -93,3 +93,21 @@ def test_a_user_with_a_threshold_report_is_held_from_purge(rule, customer):
     assert not hooks.purge_held.any(user=customer)
     cash(customer, "25000")
     assert hooks.purge_held.any(user=customer)
+
+
+def test_a_held_cash_transaction_counts_once_it_is_completed(rule, customer):
+    from kyc import hooks
+    from kyc.services.ledger import lock_user
+
+    cash(customer, "20000")
+    held = transaction_record(
+        user=customer, type="TOP_UP", amount=Decimal("6000"), channel="CASH", status="HELD", created_at=MORNING
+    )
+    assert not ThresholdReport.objects.exists()
+    # the release (the intake's, issue 17) completes the row under the wallet's lock and says so
+    lock_user(customer)
+    held.status = "COMPLETED"
+    held.save(update_fields=["status"])
+    hooks.transaction_completed(transaction=held)
+    report = ThresholdReport.objects.get()
+    assert report.total == Decimal("26000.00") and held in report.transactions.all()
