@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from backoffice.api.serializers import MoneyField, RejectUnknownFieldsMixin
+from compliance.reporting.deadlines import report_overdue
 from compliance.reporting.services.threshold import FIU_REFERENCE_MAX, REASON_MAX
 
 
@@ -32,8 +33,6 @@ class ThresholdReportOut(serializers.Serializer):
         return report.fiu_reason or None
 
     def get_overdue(self, report) -> bool:
-        from compliance.reporting.deadlines import report_overdue
-
         return report_overdue(report)
 
 

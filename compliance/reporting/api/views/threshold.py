@@ -25,7 +25,8 @@ class ThresholdReportViewSet(ApiViewSet):
     filterset_class = ThresholdReportFilterSet
     lookup_url_kwarg = "reportId"
     lookup_value_regex = "[^/]+"
-    capabilities = {"list": "ctr.read", "retrieve": "ctr.read", "fiu_response": "ctr.read"}
+    # recording the unit's answer is the MLRO's or admin's: any other role is refused before the report is read
+    capabilities = {"list": "ctr.read", "retrieve": "ctr.read", "fiu_response": "ctr.submit"}
 
     def get_queryset(self):
         return selectors.threshold_report_list()
@@ -47,7 +48,7 @@ class ThresholdReportViewSet(ApiViewSet):
     @action(detail=True, methods=["post"], url_path="fiu-response", **SINGLE)
     def fiu_response(self, request, reportId=None):
         report = selectors.threshold_report_get(report_id=reportId)
-        # the role (403) and the state (409) are answered before the body they would need
+        # the state (409) is answered before the body it would need
         services.report_check_answer(report=report, actor=request.user)
         data = self.input(s.FiuResponseIn)
         services.threshold_report_answer(
@@ -67,7 +68,7 @@ class ThresholdBatchViewSet(ApiViewSet):
         "create": "ctr.prepare",
         "retrieve": "ctr.read",
         "export": "ctr.read",
-        "submit": "ctr.read",
+        "submit": "ctr.submit",
     }
 
     def get_queryset(self):

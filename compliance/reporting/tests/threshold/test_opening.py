@@ -9,7 +9,9 @@ from compliance.reporting.choices import ThresholdReportStatus
 from compliance.reporting.models import ThresholdReport
 from compliance.reporting.services.threshold import threshold_batch_prepare
 from compliance.reporting.tests.threshold.conftest import MORNING, cash
+from kyc import hooks
 from kyc.services import transaction_record
+from kyc.services.ledger import lock_user
 
 pytestmark = pytest.mark.django_db
 
@@ -88,17 +90,12 @@ def test_the_filing_deadline_is_ctr_filing_days_after_the_day(rule, customer, se
 
 
 def test_a_user_with_a_threshold_report_is_held_from_purge(rule, customer):
-    from kyc import hooks
-
     assert not hooks.purge_held.any(user=customer)
     cash(customer, "25000")
     assert hooks.purge_held.any(user=customer)
 
 
 def test_a_held_cash_transaction_counts_once_it_is_completed(rule, customer):
-    from kyc import hooks
-    from kyc.services.ledger import lock_user
-
     cash(customer, "20000")
     held = transaction_record(
         user=customer, type="TOP_UP", amount=Decimal("6000"), channel="CASH", status="HELD", created_at=MORNING

@@ -112,8 +112,8 @@ class SARViewSet(ApiViewSet):
         "status": "sars.read",
         "return_to_draft": "sars.read",
         "export": "sars.read",
-        # the unit's answers are the MLRO's (sars.approve, checked by the service after the state)
-        "fiu_response": "sars.read",
+        # the unit's answers are the MLRO's or admin's
+        "fiu_response": "sars.approve",
         "correction": "sars.file",
     }
 
