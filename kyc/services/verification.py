@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.services import audit_record
 from kyc import hooks
 from kyc.choices import VerificationStatus, VerificationType
@@ -72,7 +73,9 @@ def user_verification_close(
         locked.save(update_fields=[*changes, "updated_at"])
     now = timezone.now()
     if record is not None:
-        VerificationRecord.objects.filter(pk=record.pk).update(status=status, notes=notes[:2000], completed_at=now)
+        VerificationRecord.objects.filter(pk=record.pk).update(
+            status=status, notes=notes[:NOTE_MAX_LENGTH], completed_at=now
+        )
     audit_record(
         actor=actor,
         action="user.verification",

@@ -20,6 +20,7 @@ from unfold.decorators import display
 from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import image_thumbnail_png
 from verification import selectors, services
 from verification.choices import Decision, ImageRole, JobStatus, Stage
@@ -299,7 +300,7 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
                 job=job,
                 actor=request.user,
                 decision=request.POST.get("decision", ""),
-                note=request.POST.get("note", "")[:2000],
+                note=request.POST.get("note", "")[:NOTE_MAX_LENGTH],
             )
         except DomainError as exc:
             reasons = "; ".join(" ".join(v) for v in (exc.details or {}).values())

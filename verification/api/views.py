@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from backoffice.errors import ValidationFailed
 from backoffice.models import Staff
 from kyc.api.authentication import StaffOrUserJWTAuthentication
@@ -29,7 +29,6 @@ from verification.images import image_from_url
 
 TAG = ["Verification"]
 JOB_ID = OpenApiParameter("job_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The job's id")
-SINGLE = {"filter_backends": [], "pagination_class": None}
 
 
 class VerificationViewSet(ApiViewSet):

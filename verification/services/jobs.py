@@ -19,6 +19,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from backoffice.errors import ValidationFailed
+from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.services import audit_record
 from backoffice.uploads import UploadRejected, upload_discard
 from kyc.choices import DocumentType, VerificationStatus
@@ -429,8 +430,8 @@ def job_decide(*, job: VerificationJob, actor, decision: str, note: str = "") ->
         raise ValidationFailed(
             "A note is required to reject: say why", details={"note": ["Say why the verification is rejected"]}
         )
-    if len(note) > 2000:
-        raise ValidationFailed("The note is too long", details={"note": ["At most 2000 characters"]})
+    if len(note) > NOTE_MAX_LENGTH:
+        raise ValidationFailed("The note is too long", details={"note": [f"At most {NOTE_MAX_LENGTH} characters"]})
     now = timezone.now()
     approved = decision == Decision.APPROVED
     job.stage_progress = stages.mark(job.stage_progress, Stage.FINAL_REVIEW, StageStatus.DONE, now)

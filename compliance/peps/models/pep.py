@@ -220,11 +220,6 @@ class PEPMatch(ConcurrentTransitionMixin, models.Model):
     def __str__(self):
         return f"{self.pep_name} ~ user {str(self.user_id)[:8]} ({self.status})"
 
-    @property
-    def is_open(self) -> bool:
-        """Still marks the user as a potential PEP (not dismissed)."""
-        return self.status != S.DISMISSED
-
     @transition(field=status, source=[S.POTENTIAL, S.DISMISSED], target=S.CONFIRMED)
     def confirm(self) -> None:
         """An officer established that the user is this PEP."""
