@@ -29,6 +29,7 @@ from backoffice.services.toolkit import (
     lock_row,
     model_clean,
     model_update,
+    plain,
 )
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "lock_row",
     "model_clean",
     "model_update",
+    "plain",
     "principal_code_resend",
     "principal_login",
     "principal_phone_verify",
