@@ -12,7 +12,7 @@ from kyc.tests.factories import PlatformUserFactory
 
 pytestmark = pytest.mark.django_db
 
-migration = import_module("kyc.migrations.0011_index_slip_tolerant_name_keys")
+migration = import_module("kyc.migrations.0012_index_slip_tolerant_name_keys")
 
 
 def keys_of(user) -> set[str]:

@@ -7,9 +7,9 @@ from importlib import import_module
 import pytest
 from django.apps import apps
 
-from compliance.models import PEPMatch, PEPNameKey
-from compliance.selectors.pep import pep_person, pep_screen
-from compliance.services import pep as pep_services
+from compliance.peps.models.pep import PEPMatch, PEPNameKey
+from compliance.peps.selectors.pep import pep_person, pep_screen
+from compliance.peps.services import pep as pep_services
 from kyc.name_index import stored
 from kyc.names import blocking_keys
 from kyc.services import user_name_index

@@ -41,6 +41,6 @@ def add_keys(apps, schema_editor):
 class Migration(migrations.Migration):
     atomic = False
 
-    dependencies = [("kyc", "0010_index_existing_user_names")]
+    dependencies = [("kyc", "0011_transaction_decisions_and_cash")]
 
     operations = [migrations.RunPython(add_keys, migrations.RunPython.noop)]
