@@ -14,7 +14,9 @@ class VerificationConfig(AppConfig):
         # a VERIFICATION_PROVIDER naming no provider stops start-up, not the first job
         providers.check()
         register_panels()
-        roles.grant_admin_permissions("verification.read", {"verification.view_verificationjob"})
+        roles.grant_admin_permissions(
+            "verification.read", {"verification.view_verificationjob", "verification.view_verificationjobevent"}
+        )
         demo.register_seeder(self.label, verification_demo.seed)
         navigation.add_section(
             title="Verification",

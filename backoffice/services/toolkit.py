@@ -20,7 +20,7 @@ import functools
 import inspect
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Generic, TypeAlias, TypeVar
 
@@ -154,7 +154,6 @@ class Move(Generic[M]):
     actor: Actor
     note: str = ""
     history: StateChange | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 History: TypeAlias = type[StateChange] | Callable[[Move], StateChange]

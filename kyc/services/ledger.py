@@ -9,7 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from backoffice.errors import ValidationFailed
-from backoffice.services import model_clean
+from backoffice.services import Actor, model_clean
 from kyc import hooks
 from kyc.choices import CREDIT_TYPES, Channel, TransactionStatus, TransactionType
 from kyc.errors import InsufficientFunds
@@ -36,7 +36,7 @@ def transaction_record(
     reason: str = "",
     description: str = "",
     reference: str | None = None,
-    actor=None,
+    actor: Actor = None,
     counterparty_user: PlatformUser | None = None,
     counterparty_vendor=None,
     country: str = "SZ",
