@@ -10,12 +10,12 @@ from django_fsm import FSMField, transition
 from backoffice.jsondepth import BoundedJSONField
 from backoffice.models import StateChange
 from verification.choices import Decision, JobStatus, RejectionCode, Stage
+from verification.stages import initial_progress
 
 S = JobStatus
 
 
 def empty_stage_progress() -> dict:
-    from verification.stages import initial_progress
 
     return initial_progress()
 

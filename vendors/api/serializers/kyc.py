@@ -7,6 +7,7 @@ from backoffice.api.serializers import StrictCharField
 from backoffice.files import signed_file_url
 from backoffice.limits import NOTE_MAX_LENGTH
 from vendors.choices import DocumentKey, KycDecision, ReviewDecision, ReviewReason, VendorKycStatus
+from vendors.selectors import progress_percentage
 
 
 def document_url(document, context) -> str | None:
@@ -246,6 +247,5 @@ class VendorListOut(serializers.Serializer):
     createdAt = serializers.DateTimeField(source="created_at")
 
     def get_progressPercentage(self, vendor) -> int:  # noqa: N802 - the API's name
-        from vendors.selectors import progress_percentage
 
         return progress_percentage(vendor.kyc_completed)
