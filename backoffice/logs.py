@@ -66,7 +66,12 @@ class JsonFormatter(logging.Formatter):
 
 
 def logging_config(*, fmt: str, level: str) -> dict:
-    """The ``LOGGING`` dict: every record to stderr, as JSON (``json``) or one readable line (``plain``)."""
+    """The ``LOGGING`` dict: every record to stderr, as JSON (``json``) or one readable line (``plain``).
+
+    Python's warnings become log records too (``py.warnings``): printed as they are, a warning is two bare
+    lines in the middle of the JSON ones.
+    """
+    logging.captureWarnings(True)
     formatter = (
         {"()": "backoffice.logs.JsonFormatter"}
         if fmt == "json"
