@@ -36,6 +36,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from backoffice import context, metrics
 from backoffice.errors import ServiceUnavailable
+from backoffice.periodic import PERIOD_HEADER
 
 logger = logging.getLogger("backoffice.tasks")
 
@@ -137,7 +138,11 @@ def _task_started(task_id=None, task=None, **_):
     if not task.request.is_eager:
         close_old_connections()  # a worker process reuses connections across tasks: drop dead ones first
     _runs[task_id] = (time.perf_counter(), tokens)
-    logger.info("task started", extra={"retries": task.request.retries})
+    extra = {"retries": task.request.retries}
+    period = task.request.get(PERIOD_HEADER) or (task.request.headers or {}).get(PERIOD_HEADER)
+    if period:
+        extra["period"] = period
+    logger.info("task started", extra=extra)
 
 
 @task_postrun.connect
