@@ -77,7 +77,10 @@ def dispatch(task, *, args: tuple = (), kwargs: dict | None = None, background: 
             raise QueueUnavailable() from error
         return
     if not background:
-        task.apply(args, kwargs, throw=True)
+        # not thrown from inside apply(): an eager retry runs again only when apply() returns it
+        result = task.apply(args, kwargs, throw=False)
+        if result.failed():
+            raise result.result
         return
     # the thread starts with this request's context (request id, principal), as a worker would
     run = contextvars.copy_context().run
@@ -90,7 +93,9 @@ def dispatch(task, *, args: tuple = (), kwargs: dict | None = None, background: 
 
 def _run_in_thread(task, args, kwargs) -> None:
     try:
-        task.apply(args, kwargs, throw=False)
+        result = task.apply(args, kwargs, throw=False)
+        if result.failed():
+            logger.error("background task %s failed: %s", task.name, result.result)
     finally:
         with _threads_lock:
             _threads.discard(threading.current_thread())

@@ -15,7 +15,8 @@ if CELERY_BROKER_URL and not CELERY_BROKER_URL.startswith(("redis://", "rediss:/
 TASKS_ASYNC = bool(CELERY_BROKER_URL)
 
 CELERY_TASK_ALWAYS_EAGER = not TASKS_ASYNC
-CELERY_TASK_EAGER_PROPAGATES = True
+# dispatch() raises a failed in-process run's error itself, after its retries (backoffice.tasks)
+CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
