@@ -34,7 +34,7 @@ class LockedScheduler(PersistentScheduler):
     def __init__(self, *args, **kwargs):
         self.identity = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.redis = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=5, socket_connect_timeout=5)
-        self.leading = False
+        self.leading: bool | None = None  # unknown until the first tick, which logs what it is
         super().__init__(*args, **kwargs)
 
     def setup_schedule(self):
