@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # outermost: the request id exists before anything logs, and every response (errors too) carries it
     "backoffice.requestlog.RequestLogMiddleware",
+    # GET and HEAD under /api/ may read from DATABASE_REPLICA_URL (a no-op without one)
+    "backoffice.dbrouter.ReplicaRoutingMiddleware",
     # next: it wraps every other layer, so nothing under /api/ leaves as HTML (backoffice.middleware)
     "backoffice.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
