@@ -16,7 +16,7 @@ from django.conf import settings
 from django.urls import Resolver404, resolve
 from django.utils.functional import empty
 
-from backoffice import context, metrics, principals
+from backoffice import context, metrics, principals, tracing
 
 logger = logging.getLogger("backoffice.request")
 
@@ -86,6 +86,7 @@ class RequestLogMiddleware:
         started = time.perf_counter()
         with context.bound(request_id=request_id, principal=None, route=None):
             metrics.HTTP_REQUESTS_IN_PROGRESS.inc()
+            span = tracing.start_request_span(request)
             try:
                 response = self.get_response(request)
             finally:
@@ -96,6 +97,9 @@ class RequestLogMiddleware:
             method = request.method if request.method in _METHODS else "OTHER"
             response["X-Request-ID"] = request_id
             metrics.HTTP_REQUEST_DURATION.labels(route, method, str(response.status_code)).observe(elapsed)
+            tracing.end_request_span(
+                span, route=route, status=response.status_code, request_id=request_id, principal=principal
+            )
             logger.info(
                 "request",
                 extra={

@@ -34,7 +34,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from backoffice import context, metrics
+from backoffice import context, metrics, tracing
 from backoffice.errors import ServiceUnavailable
 from backoffice.periodic import PERIOD_HEADER
 
@@ -124,7 +124,9 @@ _runs: dict[str, tuple[float, list]] = {}
 @before_task_publish.connect
 def _carry_context(headers=None, **_):
     if headers is not None and CONTEXT_HEADER not in headers:
-        headers[CONTEXT_HEADER] = {k: v for k, v in context.snapshot().items() if k in ("request_id", "principal")}
+        carried = {k: v for k, v in context.snapshot().items() if k in ("request_id", "principal")}
+        tracing.inject(carried)  # the sending span's traceparent, when tracing is on
+        headers[CONTEXT_HEADER] = carried
 
 
 def _carried(task) -> dict:
@@ -142,7 +144,8 @@ def _task_started(task_id=None, task=None, **_):
     tokens = [(context.FIELDS[name], context.FIELDS[name].set(value)) for name, value in values.items()]
     if not task.request.is_eager:
         close_old_connections()  # a worker process reuses connections across tasks: drop dead ones first
-    _runs[task_id] = (time.perf_counter(), tokens)
+    span = tracing.start_task_span(task.name, carried)
+    _runs[task_id] = (time.perf_counter(), tokens, span)
     extra = {"retries": task.request.retries}
     period = task.request.get(PERIOD_HEADER) or (task.request.headers or {}).get(PERIOD_HEADER)
     if period:
@@ -152,7 +155,8 @@ def _task_started(task_id=None, task=None, **_):
 
 @task_postrun.connect
 def _task_ended(task_id=None, task=None, state=None, **_):
-    started, tokens = _runs.pop(task_id, (None, []))
+    started, tokens, span = _runs.pop(task_id, (None, [], None))
+    tracing.end_task_span(span, state=state, request_id=context.request_id.get())
     if started is not None:
         elapsed = time.perf_counter() - started
         outcome = {"SUCCESS": "success", "RETRY": "retry"}.get(state, "failure")
