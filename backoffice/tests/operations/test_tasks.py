@@ -95,13 +95,6 @@ def test_with_a_broker_the_message_carries_the_request_id_and_goes_to_its_queue(
     assert queue_depths() == {"default": 1, "verification": 0}
 
 
-def test_verification_work_goes_to_its_own_queue(redis_broker):
-    from verification.tasks import process_job
-
-    dispatch(process_job, args=("0b1e4d6a-0000-4000-8000-000000000000",))
-    assert redis_broker.llen("verification") == 1 and redis_broker.llen("default") == 0
-
-
 def test_the_queue_depth_is_a_scrape_time_metric(redis_broker):
     for label in ("a", "b", "c"):
         dispatch(remember_context, args=(label,))
