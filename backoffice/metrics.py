@@ -27,6 +27,11 @@ from prometheus_client.multiprocess import MultiProcessCollector, mark_process_d
 
 logger = logging.getLogger("backoffice.metrics")
 
+# prometheus-client writes into PROMETHEUS_MULTIPROC_DIR from the first metric on and fails when it is
+# missing: a command run with the servers' environment (manage.py migrate) must not stop for that.
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
 _TASK_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900)

@@ -1,13 +1,16 @@
 """A real Redis broker for the task tests: the machine's Redis, database 3 (this branch's own), emptied around
 each test. The test process's Celery app is pointed at it (no eager runs) and back afterwards."""
 
+import os
+
 import pytest
 import redis
 from kombu import pools
 
 from backoffice.celery import app
 
-BROKER_URL = "redis://127.0.0.1:6379/3"
+# TEST_BROKER_URL moves them (another Redis database for a parallel run); the database is emptied by the tests
+BROKER_URL = os.environ.get("TEST_BROKER_URL", "redis://127.0.0.1:6379/3")
 
 
 def _reset_connections() -> None:

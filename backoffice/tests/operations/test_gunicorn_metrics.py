@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from backoffice.tests.brokers import BROKER_URL
 from backoffice.tests.servers import Gunicorn, app_env, http, raw_request, wait_until
 
 pytestmark = [pytest.mark.outage, pytest.mark.slow]
@@ -30,7 +31,7 @@ def server(tmp_path):
     env = app_env(
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         MEDIA_ROOT=str(tmp_path / "media"),
-        REDIS_URL="redis://127.0.0.1:6379/3",
+        REDIS_URL=BROKER_URL,
         WEB_CONCURRENCY="2",
         GUNICORN_THREADS="2",
         PROMETHEUS_MULTIPROC_DIR=str(metrics_dir),

@@ -3,6 +3,7 @@
 import pytest
 from django.test import override_settings
 
+from backoffice.tests.brokers import BROKER_URL
 from backoffice.tests.servers import RedisServer
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ def test_ready_names_each_part_it_needs(api):
 
 
 def test_a_configured_broker_is_asked(api, settings):
-    settings.TASKS_ASYNC, settings.CELERY_BROKER_URL = True, "redis://127.0.0.1:6379/3"
+    settings.TASKS_ASYNC, settings.CELERY_BROKER_URL = True, BROKER_URL
     r = api.get(READY)
     assert r.status_code == 200 and r.json()["data"]["broker"] == "ok"
 

@@ -11,6 +11,7 @@ import psycopg2
 import pytest
 import requests
 
+from backoffice.tests.brokers import BROKER_URL
 from backoffice.tests.servers import Gunicorn, app_env, manage
 
 pytestmark = [pytest.mark.slow, pytest.mark.outage]
@@ -35,7 +36,7 @@ def servers(tmp_path_factory):
     _db("createdb", PRIMARY)
     env = app_env(
         DATABASE_URL=PG + PRIMARY,
-        REDIS_URL="redis://127.0.0.1:6379/3",
+        REDIS_URL=BROKER_URL,
         MEDIA_ROOT=str(directory / "media"),
         PROMETHEUS_MULTIPROC_DIR=str(directory),
         RATE_LIMIT_STANDARD="10000/m",

@@ -18,13 +18,14 @@ import redis
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
+from backoffice.tests.brokers import BROKER_URL
 from backoffice.tests.servers import Gunicorn, Script, app_env, children, manage, wait_until
 from verification.tests.conftest import card, selfie
 
 pytestmark = [pytest.mark.slow, pytest.mark.outage]
 DATABASE = "ops"
 PG = "postgres://postgres@127.0.0.1:5432/"
-BROKER = "redis://127.0.0.1:6379/3"
+BROKER = BROKER_URL
 TOKEN = "metrics-token-for-the-tests-0123456789abcdef"
 PASSWORD = "Admin-password-for-e2e-1"
 STALE = 10
