@@ -1,10 +1,12 @@
 """Creating, running and deciding identity verification jobs.
 
-``job_process`` runs the stages in the request (the production issue moves it to a worker): it claims the
-job under its row lock, so two concurrent calls never run the same job twice; each stage's start and end are
-written as they happen, so the status endpoint can follow a run from another request. Every change of the
-job's status (submitted, claimed, failed, decided by the rule or an officer) is a move of its state machine
-through ``backoffice.services.fsm_move`` and leaves a ``VerificationJobEvent``. The engine
+``job_process`` runs the stages, in the request or in a background task (``job_process_later`` sends it to
+``verification.tasks.process_job``: a worker with a broker, a thread of the server without). It claims the
+job under its row lock, so two concurrent runs never run the same job twice, and a claim left by a run that
+died is taken again once stale; each stage's start and end are written as they happen, so the status endpoint
+can follow a run from another request. Every change of the job's status (submitted, claimed, failed, decided
+by the rule or an officer) is a move of its state machine through ``backoffice.services.fsm_move`` and leaves
+a ``VerificationJobEvent``. The engine
 (``verification.engine``) does the image work; the decision rule is ``verification.decision``; the outcome on
 the user is written by kyc's services, and possible duplicate identities go out through kyc's
 ``identity_duplicate`` hook (compliance raises the alerts).
@@ -23,6 +25,7 @@ from django.utils import timezone
 from backoffice.errors import ValidationFailed
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.services import Actor, Move, fsm_move, history_record
+from backoffice.tasks import dispatch
 from backoffice.uploads import UploadRejected, upload_discard
 from kyc.choices import DocumentType, VerificationStatus
 from kyc.errors import UserArchived
@@ -35,7 +38,7 @@ from kyc.services import (
     user_verification_close,
     user_verification_open,
 )
-from verification import events, stages
+from verification import events, metrics, stages
 from verification.choices import FINISHED, Decision, ImageRole, JobStatus, RejectionCode, Stage, StageStatus
 from verification.decision import CardFacts, ProfileFacts, Thresholds, decide, quality_rejection
 from verification.engine.errors import EngineError, FaceComparisonFailed, OcrFailed
@@ -117,6 +120,7 @@ class _Run:
     started: float
     timings: dict
     actor: Actor = None
+    began: float = 0.0
 
 
 def _claim(job: VerificationJob, provider, *, actor: Actor = None) -> bool:
@@ -176,6 +180,7 @@ def _enter(run: _Run, stage: Stage) -> None:
 def _leave(run: _Run, stage: Stage, status: StageStatus = StageStatus.DONE) -> None:
     job = run.job
     run.timings[stage.value] = round(time.monotonic() - run.started, 3)
+    metrics.STAGE_DURATION.labels(stage.value).observe(run.timings[stage.value])
     job.stage_progress = stages.mark(job.stage_progress, stage, status, timezone.now())
     job.progress = stages.percent(stage, status) if status is StageStatus.DONE else job.progress
     VerificationJob.objects.filter(pk=job.pk).update(
@@ -188,7 +193,7 @@ def _fail(run: _Run, stage: Stage, error: EngineError) -> None:
     job = run.job
     run.timings[stage.value] = round(time.monotonic() - run.started, 3)
     job.stage_progress = stages.mark(job.stage_progress, stage, StageStatus.FAILED, timezone.now())
-    job.timings, job.error = run.timings, str(error)[:2000]
+    job.timings, job.error = run.timings, str(error)[:NOTE_MAX_LENGTH]
     with transaction.atomic():
         # lock=False: the run's claim holds the job; only the run's own columns are written
         fsm_move(
@@ -201,6 +206,7 @@ def _fail(run: _Run, stage: Stage, error: EngineError) -> None:
             history=VerificationJobEvent,
             event=None,  # a failed run changes nothing on the user; the job keeps the error
         )
+    metrics.RUN_DURATION.labels("failed").observe(time.monotonic() - run.began)
     logger.warning("verification job %s failed in %s: %s", job.pk, stage, error)
 
 
@@ -215,12 +221,7 @@ def job_process(*, job: VerificationJob, actor: Actor = None) -> VerificationJob
     job.refresh_from_db()
     if job.status in FINISHED:
         return job
-    if job.user_id is None:
-        raise UserDataNotFound()
-    id_front, selfie = job_image(job.id_front), job_image(job.selfie)
-    id_back = job_image(job.id_back) if job.id_back_id else None
-    if id_front is None or selfie is None:
-        raise RequiredImagesNotFound()
+    id_front, selfie, id_back = _images(job)
     provider = get_provider()
     if not _claim(job, provider, actor=actor):
         job.refresh_from_db()
@@ -228,7 +229,7 @@ def job_process(*, job: VerificationJob, actor: Actor = None) -> VerificationJob
             return job
         raise JobInProgress()
     job.refresh_from_db()
-    run = _Run(job=job, started=time.monotonic(), timings={}, actor=actor)
+    run = _Run(job=job, started=time.monotonic(), timings={}, actor=actor, began=time.monotonic())
     images = {ImageRole.ID_FRONT: id_front, ImageRole.SELFIE: selfie}
     if id_back is not None:
         images[ImageRole.ID_BACK] = id_back
@@ -301,6 +302,64 @@ def job_process(*, job: VerificationJob, actor: Actor = None) -> VerificationJob
     return _finish(run, outcome=outcome, face=face, images=images, hashes=hashes)
 
 
+def _images(job: VerificationJob) -> tuple[bytes, bytes, bytes | None]:
+    """The job's ID front, selfie and ID back; 404 when its user is gone, 400 when a required image is."""
+    if job.user_id is None:
+        raise UserDataNotFound()
+    id_front, selfie = job_image(job.id_front), job_image(job.selfie)
+    id_back = job_image(job.id_back) if job.id_back_id else None
+    if id_front is None or selfie is None:
+        raise RequiredImagesNotFound()
+    return id_front, selfie, id_back
+
+
+def _running(job: VerificationJob) -> bool:
+    """A run holds the job now (its claim is not stale)."""
+    stale = timezone.now() - dt.timedelta(seconds=settings.VERIFICATION_STALE_CLAIM_SECONDS)
+    return job.status == JobStatus.PROCESSING and job.claimed_at is not None and job.claimed_at >= stale
+
+
+def job_process_later(*, job: VerificationJob, actor=None) -> tuple[VerificationJob, bool]:
+    """Have ``job`` processed in the background; (the job as it is now, whether a run was started).
+
+    What would make the run fail at once is answered here, in the request: 404 when the user is gone, 400
+    when a required image is missing. A finished job is returned as it is (nothing to run), and so is one a
+    live run holds (it is on its way). Otherwise the job goes to ``verification.tasks.process_job``: to a
+    worker when a broker is configured (503 when the broker is down), else to a thread of this process.
+    A job sent twice runs once: the run claims it.
+    """
+    from verification.tasks import process_job
+
+    job.refresh_from_db()
+    if job.status in FINISHED:
+        return job, False
+    _images(job)
+    if _running(job):
+        return job, False
+    actor_id = str(actor.pk) if actor is not None else None
+    dispatch(process_job, args=(str(job.pk),), kwargs={"actor_id": actor_id}, background=True)
+    _audit(actor=actor, action="verification.queue", job=job, changes={"async": True})
+    return job, True
+
+
+def job_requeue_stale() -> list[str]:
+    """Send again every job whose run died mid-way (PROCESSING with a stale claim); their ids."""
+    from verification.tasks import process_job
+
+    stale = timezone.now() - dt.timedelta(seconds=settings.VERIFICATION_STALE_CLAIM_SECONDS)
+    ids = [
+        str(pk)
+        for pk in VerificationJob.objects.filter(status=JobStatus.PROCESSING, claimed_at__lt=stale).values_list(
+            "pk", flat=True
+        )[:500]
+    ]
+    for job_id in ids:
+        dispatch(process_job, args=(job_id,))
+    if ids:
+        logger.warning("sent %d verification jobs again: their runs died mid-way", len(ids))
+    return ids
+
+
 def names_agree(profile_name: str, card_name: str) -> tuple[bool, float]:
     """The profile's name against the card's, through the PEP screening's matcher (one way to match names)."""
     match = compare(Person(profile_name), Person(card_name))
@@ -371,6 +430,8 @@ def _finish(run: _Run, *, outcome, face, images: dict, hashes: dict | None = Non
     if outcome.review_reasons:
         job.checks.append({"name": "review_reasons", "passed": None, "detail": " ".join(outcome.review_reasons)})
     job.timings = run.timings
+    if run.began:
+        metrics.RUN_DURATION.labels(outcome.decision).observe(time.monotonic() - run.began)
     hashes = hashes or {role.value: image_hashes(data) for role, data in images.items()}
 
     def record_findings(move: Move[VerificationJob]) -> None:
