@@ -30,7 +30,7 @@ demo: migrate
 run: demo
 	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} $(PY) manage.py collectstatic --noinput -v0
 	@echo "Serving on http://$(HOST):$(PORT)  (API http://$(HOST):$(PORT)/api/v1, admin http://$(HOST):$(PORT)/admin/)"
-	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} ./scripts/serve $(HOST) $(PORT)
+	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} ./scripts/run $(HOST) $(PORT)
 
 lint: install
 	$(VENV)/bin/ruff check .

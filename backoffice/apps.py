@@ -6,7 +6,12 @@ class BackofficeConfig(AppConfig):
     verbose_name = "Administration"
 
     def ready(self):
-        from backoffice import demo, navigation, otp, principals, tokens
+        from backoffice import demo, metrics, navigation, otp, principals, tasks, tokens
+        from backoffice.celery import app as celery_app
+
+        # every process that runs Django (server, worker, command) sends tasks with this app's settings
+        celery_app.set_current()
+        metrics.register_collector("queue_depth", tasks.queue_depth_metrics)
 
         principals.register(
             principals.PrincipalKind(

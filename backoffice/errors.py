@@ -59,12 +59,6 @@ class Unauthorized(DomainError):
     default_message = "Authentication credentials were not provided or are invalid"
 
 
-class Unprocessable(DomainError):
-    status = 422
-    code = "UNPROCESSABLE"
-    default_message = "The request cannot be processed"
-
-
 class PayloadTooLarge(DomainError):
     status = 413
     code = "PAYLOAD_TOO_LARGE"
@@ -75,12 +69,6 @@ class UnsupportedMediaType(DomainError):
     status = 415
     code = "UNSUPPORTED_MEDIA_TYPE"
     default_message = "Unsupported media type"
-
-
-class RateLimited(DomainError):
-    status = 429
-    code = "RATE_LIMITED"
-    default_message = "Too many requests, slow down"
 
 
 class ServiceUnavailable(DomainError):

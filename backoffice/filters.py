@@ -73,12 +73,6 @@ class DateBoundFilter(django_filters.Filter):
         super().__init__(*args, end=end, **kwargs)
 
 
-class SortOrderField(forms.ChoiceField):
-    def __init__(self, *args, **kwargs):
-        kwargs["choices"] = [("asc", "asc"), ("desc", "desc")]
-        super().__init__(*args, **kwargs)
-
-
 class ListFilterSet(django_filters.FilterSet):
     """Base filterset for the general lists; subclasses set ``sort_fields``."""
 

@@ -15,6 +15,8 @@ from django.db import models
 from django.forms.fields import InvalidJSONInput
 from django.utils.deconstruct import deconstructible
 
+from backoffice.api.strictjson import deeper_than
+
 MAX_STORED_JSON_DEPTH = 32
 
 
@@ -54,7 +56,6 @@ class JsonDepthValidator:
 
 
 def _too_deep_text(value) -> bool:
-    from backoffice.api.strictjson import deeper_than
 
     return isinstance(value, str) and deeper_than(value.encode("utf-8", "replace"), MAX_STORED_JSON_DEPTH)
 

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django_ratelimit.core import get_usage
 
-from backoffice import ratelimit
+from backoffice import events, ratelimit
 from backoffice.errors import DomainError
 from backoffice.request_context import client_ip
 
@@ -68,14 +68,8 @@ def record_failure(*, kind: str, login: str, principal_id=None, via: str) -> boo
     if failures < settings.LOGIN_LOCKOUT_FAILURES:
         return False
     ratelimit.guarded(lambda: (cache.set(key + ":locked", 1, window), cache.delete(key + ":failures")), default=None)
-    from backoffice.services.audit import audit_record
-
-    audit_record(
-        actor=None,
-        action="login.locked",
-        object_type=kind,
-        object_id=principal_id or "",
-        changes={"login": (login or "").strip()[:254], "failures": failures, "minutes": window // 60, "via": via},
+    events.login_locked(
+        kind=kind, login=login, principal_id=principal_id, failures=failures, minutes=window // 60, via=via
     )
     return True
 

@@ -24,6 +24,7 @@ This module is imported by gunicorn's master before Django is set up: it imports
 import json
 import re
 import time
+import uuid
 from http import HTTPStatus
 
 from gunicorn import http, util
@@ -60,6 +61,8 @@ def envelope_response(status: int) -> bytes:
         "Connection: close\r\n"
         "Content-Type: application/json\r\n"
         "Cache-Control: no-store\r\n"
+        # the request could not be read, so neither could its X-Request-ID: every response still has one
+        f"X-Request-ID: {uuid.uuid4().hex}\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"
     )
     return head.encode("latin-1") + body

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from backoffice.api.operations import metrics_view
 from backoffice.api.views import api_not_found
 
 urlpatterns = [
@@ -9,6 +10,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("backoffice.api.urls")),
+    # Prometheus scrapes the site root (contract, "Operations"); not under /api/, so no rate limit counts it
+    path("metrics", metrics_view, name="metrics"),
 ]
 
 # Last: anything else under /api/ is a 404 in the envelope, in every environment. [\s\S] and \Z so that

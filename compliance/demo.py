@@ -27,6 +27,11 @@ from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.rules import rule_catalogue_load
 from compliance.casework.services.casework import attachment_add, comment_add
+from compliance.peps.models.pep import PEP, PEPMatch, normalise_name
+from compliance.peps.selectors.pep import screening_coverage
+from compliance.peps.services.pep import pep_create
+from compliance.peps.services.pep_matches import pep_match_review
+from compliance.peps.services.screening import screen_everything
 from compliance.reporting import demo as reporting_demo
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR
@@ -392,11 +397,6 @@ DEMO_REVIEWS = [
 
 
 def seed_peps(stdout) -> None:
-    from compliance.peps.models.pep import PEP, PEPMatch, normalise_name
-    from compliance.peps.selectors.pep import screening_coverage
-    from compliance.peps.services.pep import pep_create
-    from compliance.peps.services.pep_matches import pep_match_review
-    from compliance.peps.services.screening import screen_everything
 
     officer = _staff("compliance")
     existing = set(PEP.objects.values_list("name_key", flat=True))

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class VerificationConfig(AppConfig):
@@ -6,15 +7,25 @@ class VerificationConfig(AppConfig):
     verbose_name = "Verification"
 
     def ready(self):
-        from backoffice import demo, navigation, roles
+        from backoffice import demo, metrics, navigation, periodic, roles
         from verification import demo as verification_demo
+        from verification import metrics as verification_metrics
         from verification.customer_view import register_panels
         from verification.engine.providers import providers
 
         # a VERIFICATION_PROVIDER naming no provider stops start-up, not the first job
         providers.check()
         register_panels()
-        roles.grant_admin_permissions("verification.read", {"verification.view_verificationjob"})
+        metrics.register_collector("verification_jobs", verification_metrics.jobs_by_status)
+        # runs that died mid-way (a worker killed, a server restarted) are sent again by beat
+        periodic.register(
+            "verification-requeue-stale",
+            task="verification.requeue_stale_jobs",
+            every=settings.VERIFICATION_REQUEUE_SECONDS,
+        )
+        roles.grant_admin_permissions(
+            "verification.read", {"verification.view_verificationjob", "verification.view_verificationjobevent"}
+        )
         demo.register_seeder(self.label, verification_demo.seed)
         navigation.add_section(
             title="Verification",

@@ -11,7 +11,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework_simplejwt.exceptions import TokenError
 
-from backoffice import principals, tokens
+from backoffice import context, principals, tokens
 
 BAD_TOKEN = "Token is invalid or expired"
 
@@ -46,6 +46,8 @@ class PrincipalJWTAuthentication(BaseAuthentication):
         principal = principals.load_active(kind, sub)
         if principal is None or not tokens.is_current(kind, principal, token):
             raise exceptions.AuthenticationFailed(BAD_TOKEN)
+        # log events of the rest of this request name who made it (backoffice.logs)
+        context.principal.set(f"{kind}:{principal.pk}")
         return principal, raw
 
     def authenticate_header(self, request):

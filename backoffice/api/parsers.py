@@ -17,6 +17,7 @@ from rest_framework import parsers
 
 from backoffice.api import strictjson
 from backoffice.errors import PayloadTooLarge
+from backoffice.uploads import SizeCapUploadHandler
 
 # The attribute of the Django request where ApiInputMiddleware leaves a decoded JSON body.
 DECODED_JSON = "_backoffice_decoded_json"
@@ -70,7 +71,6 @@ class StrictFormParser(parsers.FormParser):
 
 class StrictMultiPartParser(parsers.MultiPartParser):
     def parse(self, stream, media_type=None, parser_context=None):
-        from backoffice.uploads import SizeCapUploadHandler
 
         request = parser_context["request"]
         capped = any(isinstance(handler, SizeCapUploadHandler) for handler in request.upload_handlers)

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from backoffice.api.strictjson import JsonNumber
 from backoffice.jsondepth import JsonDepthValidator
+from backoffice.roles import CAPABILITIES
 
 
 class AdminLoginIn(serializers.Serializer):
@@ -48,7 +49,6 @@ class StaffMeOut(StaffOut):
     capabilities = serializers.SerializerMethodField()
 
     def get_capabilities(self, staff) -> list[str]:
-        from backoffice.roles import CAPABILITIES
 
         return sorted(CAPABILITIES.get(staff.role, ()))
 

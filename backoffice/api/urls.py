@@ -4,6 +4,7 @@ from django.conf import settings
 from django.urls import include, path
 
 from backoffice.api import auth_views
+from backoffice.api.operations import ReadinessView
 from backoffice.api.views import FileDownloadView, HealthView, StaffMeView
 
 auth_patterns = [
@@ -16,6 +17,7 @@ auth_patterns = [
 
 urlpatterns = [
     path("health", HealthView.as_view(), name="health"),
+    path("health/ready", ReadinessView.as_view(), name="health-ready"),
     path("files/<str:token>", FileDownloadView.as_view(), name="file-download"),
     path("auth/", include(auth_patterns)),
     path("admin/me", StaffMeView.as_view(), name="admin-me"),

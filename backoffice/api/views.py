@@ -19,6 +19,7 @@ from backoffice.api.permissions import IsStaff, Public
 from backoffice.api.serializers import StaffMeOut
 from backoffice.errors import NotFound
 from backoffice.files import file_name_from_token, guess_content_type
+from backoffice.middleware import is_api, status_answer
 
 logger = logging.getLogger("backoffice.health")
 
@@ -88,7 +89,6 @@ def api_not_found(request, *args, **kwargs):
 
 def _api_or_html(request, exception, status: int, html_view, *args):
     """Django's error page for ``status``: the envelope under /api/, Django's own HTML elsewhere."""
-    from backoffice.middleware import is_api, status_answer
 
     if not is_api(request):
         return html_view(request, *args)

@@ -21,6 +21,9 @@ from backoffice.api import inputs
 from backoffice.api.envelope import ok
 from backoffice.errors import DomainError
 
+# an action that answers one object: no list filters or paging apply to it (``@action(..., **SINGLE)``)
+SINGLE = {"filter_backends": [], "pagination_class": None}
+
 
 class ApiViewSet(viewsets.GenericViewSet):
     capabilities: dict[str, str] = {}

@@ -1,6 +1,7 @@
-"""Writes of the foundation: the audit log, signing in for every kind of principal, staff accounts."""
+"""Writes of the foundation: the audit log, signing in for every kind of principal, staff accounts, and the
+toolkit every app's services are written with (``backoffice.services.toolkit``)."""
 
-from backoffice.services.audit import audit_entry, audit_record, audit_record_many
+from backoffice.services.audit import audit_batch, audit_entry, audit_record, audit_record_many
 from backoffice.services.auth import (
     check_password_or_fail,
     principal_code_resend,
@@ -17,14 +18,39 @@ from backoffice.services.staff import (
     staff_password_save,
     staff_upsert,
 )
+from backoffice.services.toolkit import (
+    SYSTEM,
+    Actor,
+    Diff,
+    Move,
+    field_diff,
+    fsm_move,
+    history_record,
+    lock_row,
+    model_clean,
+    model_update,
+    plain,
+)
 
 __all__ = [
+    "SYSTEM",
+    "Actor",
+    "Diff",
     "LastAdministrator",
+    "Move",
     "OwnAdminRole",
+    "audit_batch",
     "audit_entry",
     "audit_record",
     "audit_record_many",
     "check_password_or_fail",
+    "field_diff",
+    "fsm_move",
+    "history_record",
+    "lock_row",
+    "model_clean",
+    "model_update",
+    "plain",
     "principal_code_resend",
     "principal_login",
     "principal_phone_verify",

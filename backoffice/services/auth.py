@@ -13,9 +13,10 @@ from django.db.models import Model
 from django.utils import timezone
 
 from backoffice import login_guard, principals, tokens
-from backoffice.errors import Conflict, InvalidCredentials, ValidationFailed, django_validation_details
+from backoffice.errors import Conflict, InvalidCredentials, ValidationFailed
 from backoffice.otp import InvalidCode, otp_check, otp_issue
 from backoffice.phones import try_normalise_phone
+from backoffice.services.toolkit import model_clean
 
 # Spent on unknown accounts so that "no such account" takes as long as "wrong password".
 _DUMMY_PASSWORD_HASH = make_password("timing-equaliser-not-a-password")
@@ -86,12 +87,9 @@ def principal_register(*, kind: str, principal: Model, password: str, exclude: t
             raise Conflict(message)
     validate_new_password(password, principal=principal)
     principal.password = make_password(password)
-    try:
-        # uniqueness is left to the checks above and to the database's unique indexes: a row committed by
-        # a concurrent registration after those checks must be a 409 like any other clash, never a 400
-        principal.full_clean(exclude=list(exclude), validate_unique=False, validate_constraints=False)
-    except ValidationError as exc:
-        raise ValidationFailed("Validation error", details=django_validation_details(exc)) from None
+    # uniqueness is left to the checks above and to the database's unique indexes: a row committed by
+    # a concurrent registration after those checks must be a 409 like any other clash, never a 400
+    model_clean(principal, exclude=exclude, validate_unique=False, validate_constraints=False)
     try:
         with transaction.atomic():
             principal.save()

@@ -11,15 +11,14 @@ Active administrators' rows are locked (in id order) before the check, so two ad
 other at the same moment queue: the second finds itself the last and is refused.
 """
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from backoffice import tokens
+from backoffice import events, tokens
 from backoffice.choices import StaffRole
-from backoffice.errors import Conflict, Forbidden, ValidationFailed, django_validation_details
+from backoffice.errors import Conflict, Forbidden, ValidationFailed
 from backoffice.models import Staff
-from backoffice.services.audit import audit_record
 from backoffice.services.auth import principal_login, validate_new_password
+from backoffice.services.toolkit import Actor, Diff, field_diff, model_clean
 
 # What an audit entry shows of a staff account (old and new values); the password only as "changed".
 AUDITED_FIELDS = ("email", "first_name", "last_name", "role", "is_active", "is_superuser")
@@ -47,14 +46,9 @@ def _snapshot(staff: Staff) -> dict:
     return {name: getattr(staff, name) for name in AUDITED_FIELDS}
 
 
-def staff_changes(before: dict | None, staff: Staff, *, password_changed: bool = False) -> dict:
+def staff_changes(before: dict | None, staff: Staff, *, password_changed: bool = False) -> Diff:
     """{field: {"from": old, "to": new}} for what differs (everything "from" None for a new account)."""
-    after = _snapshot(staff)
-    changes = {
-        name: {"from": None if before is None else before[name], "to": value}
-        for name, value in after.items()
-        if before is None or before[name] != value
-    }
+    changes = field_diff(before, _snapshot(staff))
     if password_changed:
         changes["password"] = "changed"
     return changes
@@ -73,7 +67,7 @@ def lock_active_admins() -> set:
     )
 
 
-def check_admin_safety_nets(*, staff: Staff, before: dict | None, actor: Staff | None, admins: set) -> None:
+def check_admin_safety_nets(*, staff: Staff, before: dict | None, actor: Actor, admins: set) -> None:
     """Refuse a change that takes away the last active admin, or the actor's own admin role or access.
 
     ``before`` is the stored state (``_snapshot``), None for a new account; ``admins`` what
@@ -104,7 +98,7 @@ def staff_upsert(
     role: str,
     first_name: str | None = None,
     last_name: str | None = None,
-    actor: Staff | None = None,
+    actor: Actor = None,
 ) -> tuple[Staff, bool]:
     """Create a staff account, or update the one with this e-mail (idempotent: the same call changes nothing)."""
     if role not in StaffRole.values:
@@ -125,10 +119,7 @@ def staff_upsert(
     if last_name is not None:
         staff.last_name = last_name
     staff.is_active = True
-    try:
-        staff.full_clean(exclude=["password"])
-    except ValidationError as exc:
-        raise ValidationFailed("Validation error", details=django_validation_details(exc)) from None
+    model_clean(staff, exclude=["password"])
     check_admin_safety_nets(staff=staff, before=before, actor=actor, admins=admins)
     validate_new_password(password, principal=staff)
     # the same password again is no change: re-running the command must not end the account's sessions
@@ -139,13 +130,7 @@ def staff_upsert(
     if not created and not changes:
         return staff, False
     staff.save()
-    audit_record(
-        actor=actor,
-        action="staff.create" if created else "staff.update",
-        object_type="staff",
-        object_id=staff.pk,
-        changes=changes,
-    )
+    (events.staff_created if created else events.staff_updated)(actor=actor, staff=staff, changes=changes)
     return staff, created
 
 
@@ -165,25 +150,13 @@ def staff_admin_save(*, staff: Staff, actor: Staff, changed_fields: list[str] | 
     changes = staff_changes(before, staff, password_changed=not created and "password" in (changed_fields or ()))
     staff.save()
     if created or changes:
-        audit_record(
-            actor=actor,
-            action="staff.create" if created else "staff.update",
-            object_type="staff",
-            object_id=staff.pk,
-            changes=changes,
-        )
+        (events.staff_created if created else events.staff_updated)(actor=actor, staff=staff, changes=changes)
     return staff
 
 
 @transaction.atomic
-def staff_password_save(*, staff: Staff, actor: Staff | None) -> Staff:
+def staff_password_save(*, staff: Staff, actor: Actor) -> Staff:
     """Store a password already set on ``staff`` (``set_password``) and audit it; every session ends."""
     staff.save()
-    audit_record(
-        actor=actor,
-        action="staff.password_change",
-        object_type="staff",
-        object_id=staff.pk,
-        changes={"password": "changed"},
-    )
+    events.staff_password_changed(actor=actor, staff=staff)
     return staff

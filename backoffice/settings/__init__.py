@@ -15,9 +15,11 @@ from backoffice.settings.credits import *  # noqa: F401,F403
 from backoffice.settings.database import *  # noqa: F401,F403
 from backoffice.settings.deadlines import *  # noqa: F401,F403
 from backoffice.settings.goaml import *  # noqa: F401,F403
+from backoffice.settings.observability import *  # noqa: F401,F403
 from backoffice.settings.peps import *  # noqa: F401,F403
 from backoffice.settings.ratelimits import *  # noqa: F401,F403
 from backoffice.settings.security import *  # noqa: F401,F403
 from backoffice.settings.storage import *  # noqa: F401,F403
+from backoffice.settings.tasks import *  # noqa: F401,F403
 from backoffice.settings.vendors import *  # noqa: F401,F403
 from backoffice.settings.verification import *  # noqa: F401,F403

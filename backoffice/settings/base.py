@@ -5,6 +5,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from backoffice.env import env_bool, env_choice, env_int, env_list, env_str
+from backoffice.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -57,7 +58,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # first: it wraps every other layer, so nothing under /api/ leaves as HTML (backoffice.middleware)
+    # outermost: the request id exists before anything logs, and every response (errors too) carries it
+    "backoffice.requestlog.RequestLogMiddleware",
+    # GET and HEAD under /api/ may read from DATABASE_REPLICA_URL (a no-op without one)
+    "backoffice.dbrouter.ReplicaRoutingMiddleware",
+    # next: it wraps every other layer, so nothing under /api/ leaves as HTML (backoffice.middleware)
     "backoffice.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -97,12 +102,8 @@ USE_I18N = True
 USE_TZ = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    # pikepdf (the upload checks' PDF parser) announces its C++ log bridge at INFO on import
-    "loggers": {"django.request": {"level": "ERROR"}, "pikepdf": {"level": "WARNING"}},
-}
+# One JSON event per line (backoffice.logs), with the request id, principal and route of the request (or task)
+# it belongs to; "plain" is one readable line per event for a terminal.
+LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"})
+LOG_FORMAT = env_choice("LOG_FORMAT", "json", {"json", "plain"})
+LOGGING = logging_config(fmt=LOG_FORMAT, level=LOG_LEVEL)

@@ -35,3 +35,24 @@ else:
     _db.setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5, minimum=1, maximum=60)
 DATABASES = {"default": _db}
 IS_POSTGRES = _db["ENGINE"] == "django.db.backends.postgresql"
+
+# A streaming replica of the primary: GET requests under /api/ read from it (backoffice.dbrouter), everything
+# else uses the primary. The same user and schema as the primary; migrations run on the primary only.
+DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL")
+# After a principal writes, their reads stay on the primary this long (seconds): longer than the replica lags.
+DATABASE_REPLICA_PIN_SECONDS = env_int("DATABASE_REPLICA_PIN_SECONDS", 10, minimum=0, maximum=3600)
+if DATABASE_REPLICA_URL:
+    if not IS_POSTGRES:
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL needs DATABASE_URL to be PostgreSQL")
+    try:
+        _replica = dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=_conn_max_age)
+    except Exception as exc:
+        raise ImproperlyConfigured(f"DATABASE_REPLICA_URL is not a valid database URL: {exc}") from None
+    if _replica["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL must be a postgres:// URL")
+    _replica["CONN_HEALTH_CHECKS"] = True
+    _replica.setdefault("OPTIONS", {})["connect_timeout"] = _db["OPTIONS"]["connect_timeout"]
+    # tests read the primary through this alias: one test database, not a second that nothing fills
+    _replica["TEST"] = {"MIRROR": "default"}
+    DATABASES["replica"] = _replica
+    DATABASE_ROUTERS = ["backoffice.dbrouter.ReplicaRouter"]

@@ -23,7 +23,7 @@ SECURE_HSTS_SECONDS = 365 * 24 * 3600 if SECURE_HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HTTPS
 SECURE_HSTS_PRELOAD = SECURE_HTTPS
 # A load balancer probing health over plain HTTP gets an answer, not a redirect.
-SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$", r"^api/v1/health/ready$"]
 if TRUSTED_PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 

@@ -62,7 +62,9 @@ VERIFICATION_IMAGE_HASH_DISTANCE = env_int("VERIFICATION_IMAGE_HASH_DISTANCE", 6
 # The same for ID images, stricter: cards share a printed template, so different cards are only a few bits
 # apart (docs/verification.md, "Duplicate identities").
 VERIFICATION_ID_IMAGE_HASH_DISTANCE = env_int("VERIFICATION_ID_IMAGE_HASH_DISTANCE", 2, minimum=0, maximum=32)
-# A job left PROCESSING this long (its worker died) may be claimed again by the next process call.
-VERIFICATION_STALE_CLAIM_SECONDS = env_int("VERIFICATION_STALE_CLAIM_SECONDS", 600, minimum=30, maximum=86400)
+# A job left PROCESSING this long (its worker died) may be claimed again by the next run.
+VERIFICATION_STALE_CLAIM_SECONDS = env_int("VERIFICATION_STALE_CLAIM_SECONDS", 600, minimum=10, maximum=86400)
+# How often beat looks for such jobs and sends them to a worker again (seconds).
+VERIFICATION_REQUEUE_SECONDS = env_int("VERIFICATION_REQUEUE_SECONDS", 60, minimum=5, maximum=86400)
 if VERIFICATION_REVIEW_SIMILARITY > VERIFICATION_APPROVE_SIMILARITY:
     raise ImproperlyConfigured("VERIFICATION_REVIEW_SIMILARITY must not be above VERIFICATION_APPROVE_SIMILARITY")

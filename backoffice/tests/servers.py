@@ -195,3 +195,39 @@ def raw_request(port: int, data: bytes, *, timeout: float = 10) -> bytes:
         while chunk := sock.recv(65536):
             answer += chunk
     return answer
+
+
+def children(pid: int) -> set[int]:
+    """The process ids of ``pid``'s children (gunicorn's workers, Celery's pool processes)."""
+    try:
+        return {int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+    except FileNotFoundError:
+        return set()
+
+
+class Script:
+    """One of scripts/worker or scripts/beat, started as ``make run`` starts it, its output in a log file."""
+
+    def __init__(self, env: dict, log: Path, *args: str):
+        self.env, self.log, self.args = env, log, args
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(list(self.args), cwd=ROOT, env=self.env, stdout=log, stderr=log)
+
+    def events(self) -> list[dict]:
+        """The JSON log events written so far (a line cut off by a write in progress is left out)."""
+        import json
+
+        events = []
+        for line in self.log.read_text().splitlines():
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                continue
+        return events
+
+    def stop(self) -> None:
+        _end(self.process, signal.SIGTERM)
+        self.process = None

@@ -4,6 +4,7 @@ from django import forms
 from backoffice.filters import ListFilterSet
 from compliance.peps.choices import PEPCategory, PEPMatchStatus
 from compliance.peps.models.pep import PEP, PEPMatch, canonical_category
+from compliance.peps.selectors.pep import search_q
 
 
 class CategoryFormField(forms.CharField):
@@ -50,7 +51,6 @@ class PEPFilterSet(ListFilterSet):
         return queryset.filter(is_active=value == "active")
 
     def filter_search(self, queryset, name, value):
-        from compliance.peps.selectors.pep import search_q
 
         return queryset.filter(search_q(value)) if value.strip() else queryset
 

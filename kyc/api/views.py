@@ -6,7 +6,7 @@ from rest_framework.decorators import action
 
 from backoffice.api.auth_views import PrincipalLoginView, PrincipalRegisterView
 from backoffice.api.pagination import EnvelopePagination
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from kyc import selectors, services
 from kyc.api import serializers as s
 from kyc.choices import CreditStatus
@@ -21,10 +21,9 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     description="A retry with the same key (per staff member) returns the first result without crediting again; "
     "the same key with a different body is 422.",
 )
+
+
 # Actions on one user that are neither lists nor filtered: no filter backend, no paging.
-SINGLE = {"filter_backends": [], "pagination_class": None}
-
-
 @extend_schema_view(
     list=extend_schema(summary="List KYC users", responses={200: s.UserListOut(many=True)}),
     retrieve=extend_schema(summary="One KYC user", responses={200: s.UserDetailOut}),

@@ -12,7 +12,7 @@ from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
 from backoffice.errors import Forbidden
 from backoffice.fsm import transition_table
-from backoffice.models import StateChange
+from backoffice.models import Staff, StateChange
 from kyc.choices import CREDIT_TYPES, Channel, CreditStatus, TransactionStatus, TransactionType
 from kyc.errors import FourEyesRequired
 from kyc.models.users import MONEY, PlatformUser
@@ -142,25 +142,25 @@ class CreditRequest(ConcurrentTransitionMixin, models.Model):
 
     # ------------------------------------------------------------ maker-checker
 
-    def _guard(self, actor) -> None:
+    def _guard(self, actor: Staff | None) -> None:
         if not getattr(actor, "has_capability", None) or not actor.has_capability(CREDIT_CAPABILITY):
             raise Forbidden("Your role does not allow deciding credits")
         if getattr(actor, "pk", None) == self.requested_by_id:
             raise FourEyesRequired()
 
-    def _decide(self, actor, reason: str) -> None:
+    def _decide(self, actor: Staff | None, reason: str) -> None:
         self._guard(actor)
         self.decided_by = actor
         self.decided_at = timezone.now()
         self.decision_reason = reason
 
     @transition(field=status, source=CreditStatus.PENDING, target=CreditStatus.APPROVED)
-    def approve(self, *, actor, reason: str = "") -> None:
+    def approve(self, *, actor: Staff | None, reason: str = "") -> None:
         """A second finance or admin person approves; the service then moves the money."""
         self._decide(actor, reason)
 
     @transition(field=status, source=CreditStatus.PENDING, target=CreditStatus.REJECTED)
-    def reject(self, *, actor, reason: str) -> None:
+    def reject(self, *, actor: Staff | None, reason: str) -> None:
         """A second finance or admin person refuses the credit; no money moves."""
         self._decide(actor, reason)
 

@@ -10,12 +10,17 @@ transliteration variants (Muhammad / Mohammed / "mhmd") share them. Per name var
 - ``i:<skeleton>|<letter>`` per part and initial of another part: finds "S. Dlamini" for "Sipho Dlamini", and a
   slip in the other part;
 - ``n:`` keys of adjacent parts written together ("jin ping" / "jinping", "van der merwe" / "vandermerwe")
-  and of parts with a particle attached ("alassad" / "assad").
+  and of parts with a particle attached ("alassad" / "assad");
+- ``t:<anchor>|<anchor>`` per pair of parts and ``u:<anchor>|<letter>`` per part and initial of another part,
+  on the skeletons' anchors (anchors()): a slip in a consonant changes a skeleton, so a name with a slip in
+  every part ("Nomvula Fenamuga" / "Nonvula Fenamuka") shares none of the keys above, but keeps one anchor of
+  each part.
 
 blocking_keys() gives every key to store: it does not depend on frequencies, so the table never needs
-rebuilding when counts change. lookup_keys() picks, from the same keys, those worth searching for a query given
-how common its parts are: the key of a part as common as "dlamini" would bring back a large share of all users,
-while the pair and initial keys beside it find the same true matches in small buckets.
+rebuilding when counts change (it does when the kinds of keys change: matcher 1.1.0 added ``t:`` and ``u:``, and
+data migrations added them to the stored names). lookup_keys() picks, from the same keys, those worth searching
+for a query given how common its parts are: the key of a part as common as "dlamini" would bring back a large
+share of all users, while the pair and initial keys beside it find the same true matches in small buckets.
 """
 
 from itertools import combinations
@@ -29,6 +34,19 @@ from kyc.names.weights import DEFAULT_FREQUENCIES, INITIAL_SHARE, NameFrequencie
 # A key is searched when it is expected to hold at most this share of the people stored (0.2%: 2,000 of a
 # million users, 200 of 100,000 PEPs). Pair keys are always searched: they are the most specific there are.
 DEFAULT_MAX_SHARE = 0.002
+
+
+def anchors(skeleton_: str) -> set[str]:
+    """Pieces of a skeleton that survive one slip in it: its first two and last two consonants, and for a
+    skeleton of three the two ends without the middle. One edit (a consonant changed, added, dropped or two
+    swapped) touches at most one end of a skeleton of four or more, so the other end is kept; in a skeleton of
+    three, a changed middle consonant leaves the two ends. A skeleton of two or fewer is its own anchor."""
+    if len(skeleton_) < 2:
+        return {skeleton_}
+    found = {skeleton_[:2], skeleton_[-2:]}
+    if len(skeleton_) == 3:
+        found.add(skeleton_[0] + skeleton_[2])
+    return found
 
 
 def _full_parts(parsed: ParsedName) -> list[str]:
@@ -77,6 +95,16 @@ def _keys_with_estimates(parsed: ParsedName, frequencies: NameFrequencies) -> di
                 # with an initial written, this key is the only one that finds the full name
                 share = 0.0 if len(other) == 1 else frequencies.share(part) * INITIAL_SHARE
                 add(f"i:{skeleton(part)}|{other[0]}", share)
+                for anchor in anchors(skeleton(part)):
+                    add(f"u:{anchor}|{other[0]}", share)
+    # Slip-tolerant pair keys are searched like pair keys; the index's real bucket sizes drop those holding
+    # too many people (kyc.name_index.worth_searching), which pair keys are spared.
+    # A short skeleton is its own anchor, and its keys are kept beside the exact ones: the other spelling,
+    # with a slip, may have a longer skeleton whose anchor it is ("knn" / "knsn").
+    for first, second in combinations(full, 2):
+        for one in anchors(skeleton(first)):
+            for other in anchors(skeleton(second)):
+                add(f"t:{'|'.join(sorted((one, other)))}", 0.0)
     return keys
 
 
@@ -93,9 +121,10 @@ def lookup_keys(
 ) -> set[str]:
     """The keys to search for a person's candidates: a subset of blocking_keys() of the same person.
 
-    Searched: every pair key, the initial keys of a part written beside an initial, and any other key expected
-    to hold at most max_share of the people stored. A name of a single common part keeps its part keys (it
-    has nothing more specific).
+    Searched: every pair key and slip-tolerant pair key, the initial keys of a part written beside an initial,
+    and any other key expected to hold at most max_share of the people stored. A name of a single common part
+    keeps its part keys (it has nothing more specific). The index then drops, by their real sizes, the keys
+    other than pair keys that hold too many people (kyc.name_index.worth_searching).
     """
     frequencies = frequencies if frequencies is not None else DEFAULT_FREQUENCIES
     keys: set[str] = set()

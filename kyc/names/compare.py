@@ -20,11 +20,18 @@ from typing import Any
 from kyc.names.countries import normalise_country
 from kyc.names.dates import DOB_AGREES, BirthDate, birth_date_effect, parse_birth_date
 from kyc.names.parse import ParsedName, parse_name
-from kyc.names.parts import NO_MATCH, PartSimilarity, part_similarity
+from kyc.names.parts import (
+    NO_MATCH,
+    ONE_SLIP_NOTE,
+    PartSimilarity,
+    gendered_pair,
+    part_similarity,
+    slip_or_another_name,
+)
 from kyc.names.vocabulary import PARTICLES
 from kyc.names.weights import DEFAULT_FREQUENCIES, NameFrequencies
 
-MATCHER_VERSION = "1.0.1"
+MATCHER_VERSION = "1.1.0"
 
 # The default for the PEP_MATCH_THRESHOLD setting: scores at or above it are matches.
 DEFAULT_THRESHOLD = 0.8
@@ -145,6 +152,19 @@ def _merged_variants(parts: tuple[str, ...], kinds: tuple[str, ...], other: tupl
     return variants
 
 
+@dataclass(frozen=True)
+class _Sides:
+    """The two names as the alignment sees them: rows are the shorter name's parts, columns the longer's."""
+
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    row_weights: list[float]
+    column_weights: list[float]
+    transposed: bool  # rows are the candidate's parts
+    query_parts: tuple[str, ...]
+    candidate_parts: tuple[str, ...]
+
+
 def _score_parts(
     query_parts: tuple[str, ...],
     query_kinds: tuple[str, ...],
@@ -160,6 +180,7 @@ def _score_parts(
     row_weights, column_weights = (
         (candidate_weights, query_weights) if transposed else (query_weights, candidate_weights)
     )
+    sides = _Sides(rows, columns, row_weights, column_weights, transposed, query_parts, candidate_parts)
     similarities = [
         [
             part_similarity(row, column, row_kinds[r], column_kinds[c])
@@ -169,6 +190,71 @@ def _score_parts(
         ]
         for r, row in enumerate(rows)
     ]
+    strict = _score_alignment(similarities, sides)
+
+    # Noisy names. One edit that makes another name (Thando / Thandi) is refused above: in a name written
+    # cleanly it is the difference between two people of one family. But slips come by record, not one at a
+    # time (a careless clerk, a poor scan): where another part of the same name differs by a slip, the edit is
+    # as likely one more slip. Relatives share their family name as written, so a relative explains the edit
+    # only with an independent slip beside it; one noisy record explains both.
+    ambiguous = {
+        (r, c): reading
+        for r, row in enumerate(rows)
+        for c, column in enumerate(columns)
+        if not similarities[r][c].score
+        and (reading := slip_or_another_name(row, column, row_kinds[r], column_kinds[c])).score
+    }
+    if not ambiguous:
+        return strict[:4]
+    lenient_similarities = [
+        [ambiguous.get((r, c), similarities[r][c]) for c in range(len(columns))] for r in range(len(rows))
+    ]
+    lenient = _score_alignment(lenient_similarities, sides)
+    read_as_slips = [pair for pair in lenient[4] if (pair.query, pair.candidate) in ambiguous]
+    witnesses = [
+        pair
+        for pair in lenient[4]
+        if (pair.query, pair.candidate) not in ambiguous
+        and pair.similarity.note == ONE_SLIP_NOTE
+        and _is_full_part(rows[pair.query])
+        and _is_full_part(columns[pair.candidate])
+        and not gendered_pair(rows[pair.query], columns[pair.candidate])
+    ]
+    if not read_as_slips or not witnesses or lenient[0] <= strict[0] + 1e-9:
+        return strict[:4]
+    score, parts, notes, count, _ = lenient
+    witness = witnesses[0]
+    for pair in read_as_slips:
+        row, column = rows[pair.query], columns[pair.candidate]
+        query_part, candidate_part = (column, row) if transposed else (row, column)
+        witness_query, witness_candidate = (
+            (columns[witness.candidate], rows[witness.query])
+            if transposed
+            else (rows[witness.query], columns[witness.candidate])
+        )
+        reason = pair.similarity.note.removeprefix("1 slip, or another name (").removesuffix(")")
+        notes.append(
+            _note(
+                "readAsSlip",
+                score - strict[0],
+                f"'{query_part}' ~ '{candidate_part}' would be another name ({reason}), read as a slip because"
+                f" '{witness_query}' ~ '{witness_candidate}' has a slip too",
+            )
+        )
+    return score, parts, notes, count
+
+
+def _is_full_part(part: str) -> bool:
+    return len(part) > 1 and part not in PARTICLES
+
+
+def _score_alignment(
+    similarities: list[list[PartSimilarity]], sides: _Sides
+) -> tuple[float, list[dict[str, Any]], list[dict[str, Any]], int, list[_Aligned]]:
+    """Align the parts one-to-one (the best assignment), then score: aligned similarity over aligned weight
+    plus the cost of the parts left over; ceilings for a single part or initials only."""
+    rows, columns, transposed = sides.rows, sides.columns, sides.transposed
+    row_weights, column_weights = sides.row_weights, sides.column_weights
     gains = [
         [similarities[r][c].score * min(row_weights[r], column_weights[c]) for c in range(len(columns))]
         for r in range(len(rows))
@@ -222,7 +308,10 @@ def _score_parts(
     denominator = total + cost
     score = matched / denominator if denominator > 0 else 0.0
     notes: list[dict[str, Any]] = []
-    full = [p for p in query_parts if p not in PARTICLES], [p for p in candidate_parts if p not in PARTICLES]
+    full = (
+        [p for p in sides.query_parts if p not in PARTICLES],
+        [p for p in sides.candidate_parts if p not in PARTICLES],
+    )
     if min(len(full[0]), len(full[1])) <= 1 < max(len(full[0]), len(full[1])) and score > SINGLE_PART_CEILING:
         notes.append(_note("singlePart", SINGLE_PART_CEILING - score, "only one name part on one side"))
         score = SINGLE_PART_CEILING
@@ -231,7 +320,7 @@ def _score_parts(
     if aligned and not full_aligned and score > INITIALS_ONLY_CEILING:
         notes.append(_note("initialsOnly", INITIALS_ONLY_CEILING - score, "only initials or particles align"))
         score = INITIALS_ONLY_CEILING
-    return score, parts, notes, len(aligned)
+    return score, parts, notes, len(aligned), aligned
 
 
 def _note(kind: str, effect: float, note: str) -> dict[str, Any]:

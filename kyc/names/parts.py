@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from kyc.names.vocabulary import ABJAD_PREFIXES, ATTACHABLE_PREFIXES
+from kyc.names.vocabulary import ABJAD_PREFIXES, ATTACHABLE_PREFIXES, GENDERED_ENDINGS
 
 VOWELS = frozenset("aeiou")
 
@@ -124,8 +124,31 @@ SHORT_PART = 7
 _FRONT_GLIDES = frozenset("yijh")
 
 
-def makes_another_name(a: str, b: str, transliterated: bool = False) -> bool:
-    """Whether the difference between two spellings is one that makes a different name rather than a slip.
+# The gendered endings as written and as the spelling and transliteration keys write them ("skaya" -> "skaia").
+_GENDERED = frozenset(
+    (key(masculine), key(feminine))
+    for masculine, feminine in GENDERED_ENDINGS
+    for key in (str, spelling_key, translit_key)
+)
+# A stem shorter than this is no family name with an ending (Ivan / Ivana is a given name's added vowel).
+_GENDERED_STEM = 3
+
+
+@lru_cache(maxsize=131072)
+def gendered_pair(a: str, b: str) -> bool:
+    """Whether two parts are one stem with a masculine and a feminine family-name ending (Kowalski / Kowalska,
+    Papadopoulos / Papadopoulou). Such a difference is never evidence of slips in a name (see compare.py)."""
+    for masculine, feminine in _GENDERED:
+        for x, y in ((a, b), (b, a)):
+            if x.endswith(masculine) and y.endswith(feminine):
+                stem = x[: len(x) - len(masculine)]
+                if len(stem) >= _GENDERED_STEM and stem == y[: len(y) - len(feminine)]:
+                    return True
+    return False
+
+
+def another_name(a: str, b: str, transliterated: bool = False) -> str | None:
+    """Why the difference between two spellings makes a different name rather than a slip, or None.
 
     A changed final vowel in a short part or an added or dropped one in any (Thando/Thandi, Daniel/Daniela), an
     added syllable (Sipho/Siphiwe, Thandi/Thandiwe), or a consonant added in front (Andile/Wandile) makes a
@@ -142,13 +165,22 @@ def makes_another_name(a: str, b: str, transliterated: bool = False) -> bool:
         # a consonant added in front makes another name (Andile / Wandile); a glide is a transliteration habit
         # (Yevgeny / Evgeniy), as is anything at the front of a part from another script (Gianis / Yanis)
         if added not in _FRONT_GLIDES:
-            return True
+            return "a letter added in front"
     if prefix >= 2 and len(tail_a) <= 1 and len(tail_b) <= 1 and (tail_a or tail_b):
         if all(tail in VOWELS for tail in (tail_a, tail_b) if tail):
             # an added or dropped final vowel (Oleksandr / Oleksandra) at any length; a changed one in short parts
-            if not (tail_a and tail_b) or max(len(a), len(b)) <= SHORT_PART:
-                return True
-    return abs(len(a) - len(b)) >= 2 and vowel_groups(a) != vowel_groups(b)
+            if not (tail_a and tail_b):
+                return "an added or dropped final vowel"
+            if max(len(a), len(b)) <= SHORT_PART:
+                return "a changed final vowel"
+    if abs(len(a) - len(b)) >= 2 and vowel_groups(a) != vowel_groups(b):
+        return "an added syllable"
+    return None
+
+
+def makes_another_name(a: str, b: str, transliterated: bool = False) -> bool:
+    """Whether the difference between two spellings makes a different name rather than a slip (another_name)."""
+    return another_name(a, b, transliterated) is not None
 
 
 @dataclass(frozen=True)
@@ -196,6 +228,37 @@ def _slip(a: str, b: str, transliterated: bool) -> PartSimilarity:
     if best is None:
         return NO_MATCH
     return PartSimilarity(round(SLIP_BASE - SLIP_COST * best, 4), f"{best} slip" + ("s" if best > 1 else ""))
+
+
+# A part that differs from another by one edit making another name (Thando / Thandi) is refused, unless the
+# rest of the name shows slips: then the edit is as likely one more slip (see compare.py, "noisy names").
+ONE_SLIP = round(SLIP_BASE - SLIP_COST, 4)
+ONE_SLIP_NOTE = "1 slip"
+
+
+@lru_cache(maxsize=262144)
+def slip_or_another_name(a: str, b: str, a_kind: str = "latin", b_kind: str = "latin") -> PartSimilarity:
+    """The reading of two parts as one slip where part_similarity() refuses it because that one edit makes
+    another name (a changed, added or dropped final vowel, a letter added in front); NO_MATCH otherwise, and for
+    a gendered family-name ending (Volkov / Volkova), which is a family's two forms of its name however noisy
+    the rest.
+
+    Only for full parts written in an alphabet (not initials, not consonant-only or syllabic transliterations),
+    and only for a single edit: an added syllable is never one slip.
+    """
+    if a == b or len(a) == 1 or len(b) == 1 or {a_kind, b_kind} & {"abjad", "syllabic"}:
+        return NO_MATCH
+    transliterated = a_kind != "latin" or b_kind != "latin"
+    forms = [(a, b), (spelling_key(a), spelling_key(b))]
+    if transliterated:
+        forms.append((translit_key(a), translit_key(b)))
+    for x, y in forms:
+        if edit_budget(max(len(x), len(y))) == 0 or OSA.distance(x, y, score_cutoff=2) != 1:
+            continue
+        reason = another_name(x, y, transliterated)
+        if reason is not None and not gendered_pair(x, y):
+            return PartSimilarity(ONE_SLIP, f"1 slip, or another name ({reason})")
+    return NO_MATCH
 
 
 def _consonants(a: str, b: str) -> PartSimilarity:

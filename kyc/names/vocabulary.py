@@ -54,6 +54,17 @@ PARTICLES: frozenset[str] = frozenset(
     """.split()
 )
 
+# Family-name endings that mark gender (masculine, feminine), where a family's men and women write one name two
+# ways: Polish and Ukrainian -ski / -ska (Kowalski / Kowalska), Russian -skiy / -skaya, -ov / -ova, -in / -ina,
+# -oy / -aya (Tolstoy / Tolstaya), Greek -os / -ou, -is / -i, -as / -a (Papadopoulos / Papadopoulou). Such a
+# difference is a family's two forms of its name (a husband and wife, a brother and sister): never a sign that
+# a name was written carelessly, even when it is a single letter (see "noisy names" in compare.py).
+GENDERED_ENDINGS: tuple[tuple[str, str], ...] = (
+    ("ski", "ska"), ("cki", "cka"), ("zki", "zka"), ("skiy", "skaya"), ("skii", "skaya"), ("sky", "skaya"),
+    ("skyi", "ska"), ("ov", "ova"), ("ev", "eva"), ("yov", "yova"), ("in", "ina"), ("yn", "yna"), ("iy", "aya"),
+    ("oy", "aya"), ("yy", "aya"), ("os", "ou"), ("is", "i"), ("as", "a"),
+)  # fmt: skip
+
 # Particles that are often written joined to the next part ("Al-Assad", "Alassad", "LaMbikiza"):
 # a part made of one of these plus another part's form compares as that part.
 ATTACHABLE_PREFIXES: tuple[str, ...] = ("al", "el", "la", "ka", "van", "von", "de", "du", "bin", "ben", "ibn", "abu")

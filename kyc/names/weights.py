@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from kyc.names.parse import parse_name
 from kyc.names.vocabulary import PARTICLES
 
 MIN_WEIGHT = 0.25
@@ -41,7 +42,6 @@ class NameFrequencies:
     @classmethod
     def from_names(cls, names: Iterable[str]) -> "NameFrequencies":
         """Count the parts of these names (each part once per name), as the integration counts its users."""
-        from kyc.names.parse import parse_name
 
         counts: dict[str, int] = {}
         total = 0

@@ -13,8 +13,10 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from backoffice.errors import InvalidTransition, ValidationFailed
-from backoffice.services import audit_record
+from backoffice.errors import ValidationFailed
+from backoffice.models import Staff
+from backoffice.services import Move, fsm_move, history_record
+from kyc import events
 from kyc.choices import Channel, CreditStatus, TransactionType
 from kyc.errors import IdempotencyKeyReused, UserArchived
 from kyc.models import CreditRequest, CreditRequestEvent, PlatformUser
@@ -23,6 +25,10 @@ from kyc.services.ledger import lock_user, new_reference, record_on_locked
 MAX_CREDIT = Decimal("1000000.00")
 CENT = Decimal("0.01")
 DECISION_REASON_MAX = 255
+# What a decision writes on the request (the state field is added by fsm_move).
+DECISION_FIELDS = ("decided_by", "decided_at", "decision_reason")
+# A decision on a request that is not pending: its status says what became of it.
+ALREADY_DECIDED = "Credit request is already {source}"
 
 
 @dataclass(frozen=True)
@@ -90,7 +96,7 @@ def _fingerprint(*, user_id, amount: Decimal, reason: str) -> str:
 
 
 def user_credit(
-    *, user: PlatformUser, actor, amount: Decimal, reason: str, idempotency_key: str | None = None
+    *, user: PlatformUser, actor: Staff, amount: Decimal, reason: str, idempotency_key: str | None = None
 ) -> CreditResult:
     """Admin credit: an ADMIN_CREDIT ledger row and the balance together, or a request awaiting approval.
 
@@ -118,7 +124,9 @@ def user_credit(
 
 
 @transaction.atomic
-def _credit_once(*, user, actor, amount: Decimal, reason: str, key: str | None, fingerprint: str) -> CreditResult:
+def _credit_once(
+    *, user: PlatformUser, actor: Staff, amount: Decimal, reason: str, key: str | None, fingerprint: str
+) -> CreditResult:
     locked = lock_user(user)
     if key is not None:
         previous = CreditRequest.objects.filter(requested_by=actor, idempotency_key=key).first()
@@ -139,36 +147,26 @@ def _credit_once(*, user, actor, amount: Decimal, reason: str, key: str | None, 
         # the state a request starts in; it moves only through the model's transitions afterwards
         status=CreditStatus.PENDING if waits else CreditStatus.CREDITED,
     )
-    if waits:
-        request.save()
-        CreditRequestEvent.objects.create(
-            credit_request=request, from_status="", to_status=CreditStatus.PENDING, actor=actor, note=reason
-        )
-        audit_record(
-            actor=actor,
-            action="user.credit_request",
-            object_type="kyc_user",
-            object_id=locked.pk,
-            changes={
-                "amount": str(amount),
-                "reason": reason,
-                "credit_request_id": str(request.pk),
-                "threshold": str(settings.CREDIT_APPROVAL_THRESHOLD),
-                "idempotency_key": key or "",
-            },
-        )
-        return CreditResult(request)
     request.save()
+    if waits:
+        _started(request, actor=actor)
+        events.credit_requested(actor=actor, request=request)
+        return CreditResult(request)
     _move_money(request=request, locked=locked, actor=actor)
-    CreditRequestEvent.objects.create(
-        credit_request=request, from_status="", to_status=CreditStatus.CREDITED, actor=actor, note=reason
-    )
-    _audit_credit(request, actor=actor, action="user.credit")
+    _started(request, actor=actor)
+    events.user_credited(actor=actor, request=request)
     user.balance = request.new_balance
     return CreditResult(request)
 
 
-def _move_money(*, request: CreditRequest, locked: PlatformUser, actor) -> None:
+def _started(request: CreditRequest, *, actor: Staff) -> None:
+    """The first history row of a request: from nothing to the state it was created in."""
+    history_record(
+        request, history=CreditRequestEvent, source="", target=request.status, actor=actor, note=request.reason
+    )
+
+
+def _move_money(*, request: CreditRequest, locked: PlatformUser, actor: Staff) -> None:
     """The ledger row and the balance for ``request``, on the already locked user row."""
     previous_balance = locked.balance
     tx = record_on_locked(
@@ -188,81 +186,52 @@ def _move_money(*, request: CreditRequest, locked: PlatformUser, actor) -> None:
     request.save(update_fields=["previous_balance", "new_balance", "transaction", "reference"])
 
 
-def _audit_credit(request: CreditRequest, *, actor, action: str) -> None:
-    audit_record(
-        actor=actor,
-        action=action,
-        object_type="kyc_user",
-        object_id=request.user_id,
-        changes={
-            "amount": str(request.amount),
-            "reason": request.reason,
-            "previous_balance": str(request.previous_balance),
-            "new_balance": str(request.new_balance),
-            "transaction_id": str(request.transaction_id),
-            "credit_request_id": str(request.pk),
-            "requested_by": request.requested_by.email,
-            "idempotency_key": request.idempotency_key or "",
-        },
-    )
-
-
-def _lock_pending(credit_request: CreditRequest) -> CreditRequest:
-    locked = CreditRequest.objects.select_for_update().select_related("requested_by").get(pk=credit_request.pk)
-    if locked.status != CreditStatus.PENDING:
-        raise InvalidTransition(f"Credit request is already {locked.status}")
-    return locked
-
-
 @transaction.atomic
-def credit_request_approve(*, credit_request: CreditRequest, actor, reason: str = "") -> CreditRequest:
-    """Approve a pending credit: the money moves now, exactly once; the approver is not the requester."""
+def credit_request_approve(*, credit_request: CreditRequest, actor: Staff, reason: str = "") -> CreditRequest:
+    """Approve a pending credit: the money moves now, exactly once; the approver is not the requester.
+
+    409 "Credit request is already X" unless it is pending; the model's transition refuses the requester
+    (403 four eyes) and a role that may not decide credits (403).
+    """
     reason = _decision_reason(reason, required=False)
-    locked = _lock_pending(credit_request)
-    locked.approve(actor=actor, reason=reason)
-    user = lock_user(locked.user)
-    if user.is_archived:
-        raise UserArchived()
-    locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
-    _move_money(request=locked, locked=user, actor=actor)
-    CreditRequestEvent.objects.create(
-        credit_request=locked,
-        from_status=CreditStatus.PENDING,
-        to_status=CreditStatus.APPROVED,
+
+    def move_money(move: Move[CreditRequest]) -> None:
+        user = lock_user(move.instance.user)
+        if user.is_archived:
+            raise UserArchived()
+        _move_money(request=move.instance, locked=user, actor=actor)
+
+    return fsm_move(
+        credit_request,
+        to=CreditStatus.APPROVED,
         actor=actor,
         note=reason,
-    )
-    _audit_credit(locked, actor=actor, action="user.credit_approve")
-    return locked
+        reason=reason,
+        related=("requested_by",),
+        refused=ALREADY_DECIDED,
+        update_fields=DECISION_FIELDS,
+        after_save=move_money,
+        history=CreditRequestEvent,
+        event=events.credit_approved,
+    ).instance
 
 
 @transaction.atomic
-def credit_request_reject(*, credit_request: CreditRequest, actor, reason: str) -> CreditRequest:
+def credit_request_reject(*, credit_request: CreditRequest, actor: Staff, reason: str) -> CreditRequest:
     """Refuse a pending credit, with the reason; no money moves. The refuser is not the requester."""
     reason = _decision_reason(reason, required=True)
-    locked = _lock_pending(credit_request)
-    locked.reject(actor=actor, reason=reason)
-    locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
-    CreditRequestEvent.objects.create(
-        credit_request=locked,
-        from_status=CreditStatus.PENDING,
-        to_status=CreditStatus.REJECTED,
+    return fsm_move(
+        credit_request,
+        to=CreditStatus.REJECTED,
         actor=actor,
         note=reason,
-    )
-    audit_record(
-        actor=actor,
-        action="user.credit_reject",
-        object_type="kyc_user",
-        object_id=locked.user_id,
-        changes={
-            "amount": str(locked.amount),
-            "credit_request_id": str(locked.pk),
-            "requested_by": locked.requested_by.email,
-            "reason": reason,
-        },
-    )
-    return locked
+        reason=reason,
+        related=("requested_by",),
+        refused=ALREADY_DECIDED,
+        update_fields=DECISION_FIELDS,
+        history=CreditRequestEvent,
+        event=events.credit_rejected,
+    ).instance
 
 
 def _decision_reason(reason: str, *, required: bool) -> str:

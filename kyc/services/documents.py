@@ -6,9 +6,9 @@ import uuid
 from django.core.files.base import File
 from django.db import transaction
 
+from backoffice.services import model_clean
 from backoffice.uploads import IDENTITY_IMAGE, file_extension, upload_discard, upload_store
 from kyc.models import KycDocument, PlatformUser
-from kyc.services.ledger import full_clean
 
 
 @transaction.atomic
@@ -26,7 +26,7 @@ def user_document_store(
     ``uploaded_at`` is for loaders that replay history (the demo data); it defaults to now.
     """
     document = KycDocument(user=user, type=type, content_type=content_type, size=content.size or 0)
-    full_clean(document, exclude=["file"])
+    model_clean(document, exclude=["file"])
     document.file.save(filename, content, save=False)
     # the file is written before the row: if the row fails, remove the file so nothing is orphaned
     try:
@@ -56,7 +56,7 @@ def user_document_upload(*, user: PlatformUser, type: str, file, filename: str =
     document = KycDocument(user=user, type=type, content_type=stored.content_type, size=stored.size)
     document.file.name = stored.name
     try:
-        full_clean(document, exclude=["file"])
+        model_clean(document, exclude=["file"])
         document.save()
     except Exception:
         upload_discard(name=stored.name)

@@ -4,12 +4,12 @@ import secrets
 from datetime import datetime
 from decimal import Decimal
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from backoffice.errors import ValidationFailed, django_validation_details
+from backoffice.errors import ValidationFailed
+from backoffice.services import Actor, model_clean
 from kyc import hooks
 from kyc.choices import CREDIT_TYPES, Channel, TransactionStatus, TransactionType
 from kyc.errors import InsufficientFunds
@@ -25,14 +25,6 @@ def lock_user(user: PlatformUser) -> PlatformUser:
     return PlatformUser.objects.select_for_update().get(pk=user.pk)
 
 
-def full_clean(instance, *, exclude=None) -> None:
-    """Model validation as a 400 naming the fields."""
-    try:
-        instance.full_clean(exclude=exclude)
-    except ValidationError as exc:
-        raise ValidationFailed("Validation error", details=django_validation_details(exc)) from None
-
-
 @transaction.atomic
 def transaction_record(
     *,
@@ -44,7 +36,7 @@ def transaction_record(
     reason: str = "",
     description: str = "",
     reference: str | None = None,
-    actor=None,
+    actor: Actor = None,
     counterparty_user: PlatformUser | None = None,
     counterparty_vendor=None,
     country: str = "SZ",
@@ -90,7 +82,7 @@ def record_on_locked(locked: PlatformUser, *, type: str, amount: Decimal, **fiel
     fields["reference"] = fields.get("reference") or new_reference()
     fields["created_at"] = fields.get("created_at") or timezone.now()
     tx = Transaction(user=locked, type=type, amount=amount, **fields)
-    full_clean(tx, exclude=["user", "actor", "counterparty_user", "counterparty_vendor"])
+    model_clean(tx, exclude=["user", "actor", "counterparty_user", "counterparty_vendor"])
     if tx.status == TransactionStatus.COMPLETED:
         delta = amount if type in CREDIT_TYPES else -amount
         if locked.balance + delta < 0:

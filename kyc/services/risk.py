@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.services import audit_entry, audit_record_many
+from backoffice.services import Actor, audit_batch
+from kyc import events
 from kyc.choices import RiskRating
 from kyc.models import PlatformUser
 
@@ -53,7 +54,7 @@ class RiskChange:
 
 
 @transaction.atomic
-def user_risk_flag_many(*, flags: list[RiskFlag], reason: str, actor=None) -> list[RiskChange]:
+def user_risk_flag_many(*, flags: list[RiskFlag], reason: str, actor: Actor = None) -> list[RiskChange]:
     """Apply the flags in order (several may name one user); one RiskChange per flag, in the same order.
 
     Rows are locked in primary-key order, so two runs flagging overlapping users cannot deadlock. A raise
@@ -96,28 +97,15 @@ def user_risk_flag_many(*, flags: list[RiskFlag], reason: str, actor=None) -> li
             PlatformUser.objects.filter(pk__in=pks[start : start + CHUNK]).update(
                 current_risk_score=score, risk_rating=rating, is_potential_pep=flagged, updated_at=moment
             )
-    audit_record_many(
-        [
-            audit_entry(
-                actor=actor,
-                action="user.risk",
-                object_type="kyc_user",
-                object_id=user.pk,
-                changes={
-                    "current_risk_score": {"from": before[user.pk][0], "to": user.current_risk_score},
-                    "risk_rating": {"from": before[user.pk][1], "to": user.risk_rating},
-                    "is_potential_pep": {"from": before[user.pk][2], "to": user.is_potential_pep},
-                    "reason": reason,
-                },
-            )
-            for user in touched
-        ]
-    )
+    with audit_batch():
+        for user in touched:
+            after = (user.current_risk_score, user.risk_rating, user.is_potential_pep)
+            events.user_risk_changed(actor=actor, user_id=user.pk, before=before[user.pk], after=after, reason=reason)
     return changes
 
 
 def user_risk_flag(
-    *, user_id, points: int = 0, potential_pep: bool | None = None, reason: str, actor=None
+    *, user_id, points: int = 0, potential_pep: bool | None = None, reason: str, actor: Actor = None
 ) -> RiskChange:
     """One user's risk change (see ``user_risk_flag_many``)."""
     return user_risk_flag_many(flags=[RiskFlag(user_id, points, potential_pep)], reason=reason, actor=actor)[0]

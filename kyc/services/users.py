@@ -6,25 +6,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from backoffice.errors import Conflict
-from backoffice.services import audit_record
-from kyc import hooks
+from backoffice.services import Actor, model_update
+from kyc import events, hooks
 from kyc.errors import RetentionHold
 from kyc.models import PlatformUser
-from kyc.services.ledger import full_clean, lock_user
+from kyc.services.ledger import lock_user
 from kyc.services.names import user_name_index
 
 logger = logging.getLogger("kyc.services")
-
-
-def _audit(*, actor, action: str, user_id, changes: dict | None = None) -> None:
-    audit_record(actor=actor, action=action, object_type="kyc_user", object_id=user_id, changes=changes)
+EDITABLE = ("first_name", "last_name", "email")
 
 
 @transaction.atomic
 def user_update(
     *,
     user: PlatformUser,
-    actor,
+    actor: Actor,
     first_name: str | None = None,
     last_name: str | None = None,
     email: str | None = None,
@@ -36,23 +33,15 @@ def user_update(
     """
     locked = lock_user(user)
     wanted = {"first_name": first_name, "last_name": last_name, "email": email}
-    changes = {}
-    for field, value in wanted.items():
-        if value is None:
-            continue
-        value = value.strip()
-        if field == "email":
-            value = value.lower()
-        if getattr(locked, field) != value:
-            changes[field] = {"from": getattr(locked, field), "to": value}
-            setattr(locked, field, value)
-    if "email" in changes and locked.email:
-        if PlatformUser.objects.filter(email__iexact=locked.email).exclude(pk=locked.pk).exists():
-            raise Conflict("An account with this email already exists")
-    full_clean(locked, exclude=["password"])
+    data = {field: value.strip() for field, value in wanted.items() if value is not None}
+    if "email" in data:
+        data["email"] = data["email"].lower()
+        if data["email"] and data["email"] != locked.email:
+            if PlatformUser.objects.filter(email__iexact=data["email"]).exclude(pk=locked.pk).exists():
+                raise Conflict("An account with this email already exists")
+    changes = model_update(locked, fields=EDITABLE, data=data, exclude=["password"])
     if changes:
-        locked.save(update_fields=[*changes, "updated_at"])
-        _audit(actor=actor, action="user.update", user_id=locked.pk, changes=changes)
+        events.user_updated(actor=actor, user=locked, diff=changes)
     if "first_name" in changes or "last_name" in changes:
         user_name_index(user=locked)
         hooks.user_name_changed(
@@ -64,30 +53,30 @@ def user_update(
 
 
 @transaction.atomic
-def user_archive(*, user: PlatformUser, actor) -> PlatformUser:
+def user_archive(*, user: PlatformUser, actor: Actor) -> PlatformUser:
     """Soft-delete: the user disappears from the active list and can no longer log in. Idempotent."""
     locked = lock_user(user)
     if not locked.is_archived:
         locked.is_archived = True
         locked.archived_at = timezone.now()
         locked.save(update_fields=["is_archived", "archived_at", "updated_at"])
-        _audit(actor=actor, action="user.archive", user_id=locked.pk, changes={"is_archived": True})
+        events.user_archived(actor=actor, user=locked)
     return locked
 
 
 @transaction.atomic
-def user_unarchive(*, user: PlatformUser, actor) -> PlatformUser:
+def user_unarchive(*, user: PlatformUser, actor: Actor) -> PlatformUser:
     """Restore an archived user. Idempotent."""
     locked = lock_user(user)
     if locked.is_archived:
         locked.is_archived = False
         locked.archived_at = None
         locked.save(update_fields=["is_archived", "archived_at", "updated_at"])
-        _audit(actor=actor, action="user.unarchive", user_id=locked.pk, changes={"is_archived": False})
+        events.user_unarchived(actor=actor, user=locked)
     return locked
 
 
-def user_purge(*, user: PlatformUser, actor) -> dict[str, int]:
+def user_purge(*, user: PlatformUser, actor: Actor) -> dict[str, int]:
     """Delete a user and everything of theirs, for good; their stored files go after the commit.
 
     Refused with 409 RETENTION_HOLD while a ``purge_held`` hook holds the user
@@ -107,7 +96,7 @@ def user_purge(*, user: PlatformUser, actor) -> dict[str, int]:
         user_id = locked.pk
         locked.delete()
         # No name, phone or e-mail here: the point of a purge is that they are gone.
-        _audit(actor=actor, action="user.purge", user_id=user_id, changes={"deleted": counts})
+        events.user_purged(actor=actor, user_id=user_id, counts=counts)
         transaction.on_commit(lambda: _delete_files(files))
     return counts
 

@@ -11,11 +11,12 @@ from dataclasses import dataclass, fields
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.services import audit_record
-from kyc import hooks
+from backoffice.limits import NOTE_MAX_LENGTH
+from backoffice.services import Actor, model_update
+from kyc import events, hooks
 from kyc.choices import VerificationStatus, VerificationType
 from kyc.models import PlatformUser, VerificationRecord
-from kyc.services.ledger import full_clean, lock_user
+from kyc.services.ledger import lock_user
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ def user_verification_close(
     status: str,
     notes: str,
     facts: IdentityFacts | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> PlatformUser:
     """Set the user's verification status (VERIFIED or REJECTED) and close the record with ``notes``.
 
@@ -55,31 +56,22 @@ def user_verification_close(
     if status not in (VerificationStatus.VERIFIED, VerificationStatus.REJECTED):
         raise ValueError(f"an identity check ends VERIFIED or REJECTED, not {status}")
     locked = lock_user(user)
-    changes = {}
     verified = status == VerificationStatus.VERIFIED
-    for field, value in (("verification_status", status), ("is_verified", verified)):
-        if getattr(locked, field) != value:
-            changes[field] = {"from": getattr(locked, field), "to": value}
-            setattr(locked, field, value)
+    data = {"verification_status": status, "is_verified": verified}
     if verified and facts is not None:
-        for item in fields(facts):
-            value = getattr(facts, item.name)
-            if value not in ("", None) and getattr(locked, item.name) in ("", None):
-                changes[item.name] = {"from": None, "to": str(value)}
-                setattr(locked, item.name, value)
-    full_clean(locked, exclude=["password"])
-    if changes:
-        locked.save(update_fields=[*changes, "updated_at"])
+        # only the profile's empty fields: what the user or staff wrote stands
+        data |= {
+            item.name: getattr(facts, item.name)
+            for item in fields(facts)
+            if getattr(facts, item.name) not in ("", None) and getattr(locked, item.name) in ("", None)
+        }
+    changes = model_update(locked, fields=list(data), data=data, exclude=["password"])
     now = timezone.now()
     if record is not None:
-        VerificationRecord.objects.filter(pk=record.pk).update(status=status, notes=notes[:2000], completed_at=now)
-    audit_record(
-        actor=actor,
-        action="user.verification",
-        object_type="kyc_user",
-        object_id=locked.pk,
-        changes={"status": status, "record": str(record.pk) if record else None, **changes},
-    )
+        VerificationRecord.objects.filter(pk=record.pk).update(
+            status=status, notes=notes[:NOTE_MAX_LENGTH], completed_at=now
+        )
+    events.user_verified(actor=actor, user=locked, status=status, record=record, diff=changes)
     return locked
 
 

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from backoffice.errors import DomainError, ValidationFailed
+from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import VENDOR_KYC, SizeCapUploadHandler, UploadRejected, preview_png
 from backoffice.uploads.previews import PREVIEW_MAX_SIDE
 from vendors import selectors, services
@@ -127,7 +128,7 @@ def _review(request, vendor, document_key: str) -> str:
         actor=request.user,
         decision=request.POST.get("decision", ""),
         reason_code=request.POST.get("reason_code", ""),
-        note=request.POST.get("note", "").strip()[:2000],
+        note=request.POST.get("note", "").strip()[:NOTE_MAX_LENGTH],
         **dates,
     )
     if document.review_decision == "APPROVED":
@@ -142,7 +143,7 @@ def _decide(request, vendor, document_key: str) -> str:
         vendor=vendor,
         actor=request.user,
         status=request.POST.get("status", ""),
-        reason=request.POST.get("reason", "").strip()[:2000],
+        reason=request.POST.get("reason", "").strip()[:NOTE_MAX_LENGTH],
     )
     return f"{vendor.business_name} is {vendor.get_kyc_status_display()}."
 

@@ -17,14 +17,13 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.files.storage import Storage
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.errors import Forbidden, ValidationFailed, django_validation_details
+from backoffice.errors import Forbidden, ValidationFailed
 from backoffice.models import Staff
-from backoffice.services import audit_record
+from backoffice.services import model_clean, plain
 from backoffice.uploads import (
     VENDOR_KYC,
     IfExists,
@@ -36,6 +35,7 @@ from backoffice.uploads import (
     upload_discard,
     upload_store,
 )
+from vendors import events
 from vendors.choices import REQUIRED_DOCUMENT_KEYS, DocumentKey, ReviewDecision, ReviewReason
 from vendors.models import Vendor, VendorDocument, storage_key
 from vendors.services.kyc_status import kyc_status_follow, lock_vendor
@@ -57,13 +57,6 @@ class DocumentUpload:
 def _require(actor: Staff, capability: str, doing: str) -> None:
     if not actor.has_capability(capability):
         raise Forbidden(f"Your role does not allow {doing}")
-
-
-def _full_clean(document: VendorDocument) -> None:
-    try:
-        document.full_clean()
-    except ValidationError as exc:
-        raise ValidationFailed("Validation error", details=django_validation_details(exc)) from None
 
 
 def _check_document_key(document_key: str) -> None:
@@ -166,23 +159,15 @@ def _record_upload(
     document.review_decision = document.review_reason_code = document.review_note = ""
     document.reviewed_by = document.reviewed_at = None
     document.issue_date = document.expiry_date = None
-    _full_clean(document)
+    model_clean(document)
     document.save()
-    audit_record(
+    events.document_uploaded(
         actor=actor,
-        action="vendor.kyc.document.upload",
-        object_type="vendor",
-        object_id=locked.pk,
-        changes={
-            "document_key": document_key,
-            "key": stored.name,
-            "replaced_key": replaced_key,
-            "original_filename": original_filename,
-            "size": stored.size,
-            "sha256": stored.sha256,
-            "received_sha256": stored.received_sha256,
-            "sanitised": stored.sanitised,
-        },
+        vendor=locked,
+        document_key=document_key,
+        stored=stored,
+        replaced_key=replaced_key,
+        original_filename=original_filename,
     )
     kyc_status_follow(
         vendor=locked,
@@ -201,13 +186,7 @@ def vendor_document_delete(*, document: VendorDocument, actor: Staff, storage: S
     document = VendorDocument.objects.select_for_update().get(pk=document.pk)
     key = document.key
     document.delete()
-    audit_record(
-        actor=actor,
-        action="vendor.kyc.document.delete",
-        object_type="vendor",
-        object_id=locked.pk,
-        changes={"document_key": document.document_key, "key": key, "sha256": document.sha256},
-    )
+    events.document_deleted(actor=actor, vendor=locked, document=document, key=key)
     kyc_status_follow(vendor=locked, actor=actor, note=f"Deleted {document.document_key}", reopen=False)
     transaction.on_commit(lambda: upload_discard(name=key, storage=storage))
     return locked
@@ -248,8 +227,8 @@ def vendor_document_review(
     document = VendorDocument.objects.select_for_update().get(pk=document.pk)
     before = {
         "decision": document.review_decision,
-        "expiry_date": _iso(document.expiry_date),
-        "issue_date": _iso(document.issue_date),
+        "expiry_date": plain(document.expiry_date),
+        "issue_date": plain(document.issue_date),
     }
     document.review_decision = decision
     document.review_reason_code = reason_code
@@ -260,29 +239,10 @@ def vendor_document_review(
         document.expiry_date = expiry_date
     if issue_date is not UNCHANGED:
         document.issue_date = issue_date
-    _full_clean(document)
+    model_clean(document)
     document.save()
-    audit_record(
-        actor=actor,
-        action="vendor.kyc.document.review",
-        object_type="vendor",
-        object_id=locked.pk,
-        changes={
-            "document_key": document.document_key,
-            "key": document.key,
-            "before": before,
-            "decision": decision,
-            "reason_code": reason_code,
-            "note": document.review_note,
-            "expiry_date": _iso(document.expiry_date),
-            "issue_date": _iso(document.issue_date),
-        },
-    )
+    events.document_reviewed(actor=actor, vendor=locked, document=document, before=before)
     words = "approved" if decision == ReviewDecision.APPROVED else f"asked again ({reason_code})"
     kyc_status_follow(vendor=locked, actor=actor, note=f"{document.document_key} {words}", reopen=False)
     document.vendor = locked
     return document
-
-
-def _iso(day: dt.date | None) -> str | None:
-    return day.isoformat() if day else None

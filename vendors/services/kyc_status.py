@@ -1,7 +1,8 @@
 """The vendor's KYC status: where the documents put it, what expiry does to it, and the staff decision.
 
 The moves themselves are declared on ``Vendor`` (django-fsm-2 ``@transition`` methods); this module chooses
-which one to take, under the vendor's row lock, and writes the history row and the audit entry with it.
+which one to take, under the vendor's row lock, and makes it with ``backoffice.services.fsm_move`` (the history
+row and the audit entry with it).
 
 How the status follows the documents (``status_for``): no document at all is PENDING; all six required
 documents in (uploaded, not asked for again, not expired) is UNDER_REVIEW; anything between is
@@ -16,11 +17,12 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.errors import Forbidden, InvalidTransition, ValidationFailed
+from backoffice.errors import Forbidden, ValidationFailed
 from backoffice.models import Staff
-from backoffice.services import audit_record
+from backoffice.services import Actor, fsm_move, lock_row
+from vendors import events
 from vendors.choices import REQUIRED_DOCUMENT_KEYS, KycDecision, VendorKycStatus
-from vendors.models import KYC_TRANSITIONS, Completeness, Vendor, VendorDocument, VendorKycChange, completeness
+from vendors.models import Completeness, Vendor, VendorDocument, VendorKycChange, completeness
 from vendors.models.documents import today
 from vendors.models.vendors import DECIDED_STATES
 
@@ -41,27 +43,26 @@ def status_for(state: Completeness) -> str:
 
 def lock_vendor(vendor: Vendor) -> Vendor:
     """The vendor's row, locked until the end of the transaction, freshly read."""
-    return Vendor.objects.select_for_update().get(pk=vendor.pk)
+    return lock_row(vendor)
 
 
-def _move(vendor: Vendor, *, target: str, actor: Staff | None, note: str) -> None:
-    source = vendor.kyc_status
-    getattr(vendor, KYC_TRANSITIONS[(source, target)])()
+def _move(vendor: Vendor, *, target: str, actor: Actor, note: str) -> None:
+    """Move a vendor the caller has locked; 409 "Cannot move vendor KYC from X to Y" outside the table."""
     vendor.kyc_status_changed_at = timezone.now()
-    vendor.save()
-    VendorKycChange.objects.create(vendor=vendor, from_status=source, to_status=target, actor=actor, note=note)
-    audit_record(
+    fsm_move(
+        vendor,
+        to=target,
         actor=actor,
-        action="vendor.kyc.status",
-        object_type="vendor",
-        object_id=vendor.pk,
-        changes={"from": source, "to": target, "note": note},
+        note=note,
+        field="kyc_status",
+        label="vendor KYC",
+        lock=False,
+        history=VendorKycChange,
+        event=events.kyc_status_moved,
     )
 
 
-def kyc_status_follow(
-    *, vendor: Vendor, actor: Staff | None, note: str, reopen: bool, on: dt.date | None = None
-) -> bool:
+def kyc_status_follow(*, vendor: Vendor, actor: Actor, note: str, reopen: bool, on: dt.date | None = None) -> bool:
     """Move a vendor locked by the caller to where its documents put it; True when it moved.
 
     ``reopen`` is True when the change was a new file in a required slot: it takes a decided vendor back
@@ -132,8 +133,8 @@ def vendor_kyc_decide(*, vendor: Vendor, actor: Staff, status: str, reason: str 
         raise ValidationFailed("A reason is required to reject", details={"reason": ["Required to reject."]})
     locked = lock_vendor(vendor)
     _expire_locked(locked, today())
-    if (locked.kyc_status, status) not in KYC_TRANSITIONS or locked.kyc_status != S.UNDER_REVIEW:
-        raise InvalidTransition(f"Cannot move vendor KYC from {locked.kyc_status} to {status}")
+    # the table has VERIFIED and REJECTED from UNDER_REVIEW only: elsewhere fsm_move refuses with a 409 (the
+    # decision fields set here then go with the undone transaction)
     locked.kyc_decision_reason = reason
     locked.kyc_decided_at = timezone.now()
     locked.kyc_decided_by = actor

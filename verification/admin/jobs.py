@@ -17,13 +17,14 @@ from django.utils.html import format_html
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
-from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin
+from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, StateHistoryInline
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import image_thumbnail_png
 from verification import selectors, services
 from verification.choices import Decision, ImageRole, JobStatus, Stage
-from verification.models import VerificationJob
+from verification.models import VerificationJob, VerificationJobEvent
 
 STATUS_LABELS = {
     JobStatus.PENDING: "info",
@@ -125,6 +126,12 @@ def quality_rows(job: VerificationJob) -> list[dict]:
     return rows
 
 
+class VerificationJobEventInline(StateHistoryInline):
+    model = VerificationJobEvent
+    verbose_name = "status change"
+    verbose_name_plural = "Status history"
+
+
 @admin.register(VerificationJob)
 class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
     list_display = (
@@ -143,6 +150,7 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
     list_per_page = 50
     show_full_result_count = False
     paginator = EstimatedCountPaginator
+    inlines = [VerificationJobEventInline]
     change_form_outer_before_template = "verification/admin/job_panel.html"
     fields = (
         "status",
@@ -299,7 +307,7 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
                 job=job,
                 actor=request.user,
                 decision=request.POST.get("decision", ""),
-                note=request.POST.get("note", "")[:2000],
+                note=request.POST.get("note", "")[:NOTE_MAX_LENGTH],
             )
         except DomainError as exc:
             reasons = "; ".join(" ".join(v) for v in (exc.details or {}).values())

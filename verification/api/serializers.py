@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from backoffice.api.serializers import StrictCharField
 from backoffice.files import signed_file_url
+from backoffice.limits import NOTE_MAX_LENGTH
 from verification.choices import Decision
 from verification.selectors import estimated_time_remaining
 
@@ -43,7 +44,7 @@ class JobCreateIn(serializers.Serializer):
 
 class JobDecisionIn(serializers.Serializer):
     decision = serializers.ChoiceField(choices=[Decision.APPROVED.value, Decision.REJECTED.value])
-    note = StrictCharField(required=False, allow_blank=True, max_length=2000, default="")
+    note = StrictCharField(required=False, allow_blank=True, max_length=NOTE_MAX_LENGTH, default="")
 
 
 class FaceComparisonIn(serializers.Serializer):

@@ -4,6 +4,7 @@ Staff act by the role table (``verification.run`` to create, process, decide and
 to read); a platform user's token creates, processes and reads their own jobs only.
 """
 
+from django import forms
 from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -11,8 +12,9 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from backoffice.errors import ValidationFailed
+from backoffice.filters import StrictBooleanField
 from backoffice.models import Staff
 from kyc.api.authentication import StaffOrUserJWTAuthentication
 from kyc.selectors import user_get
@@ -29,7 +31,16 @@ from verification.images import image_from_url
 
 TAG = ["Verification"]
 JOB_ID = OpenApiParameter("job_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The job's id")
-SINGLE = {"filter_backends": [], "pagination_class": None}
+
+
+def _async_flag(raw: str | None) -> bool:
+    """``?async=``: true, false, 1 or 0 (the contract's booleans); absent is false, anything else 400."""
+    try:
+        return bool(StrictBooleanField().to_python(raw))
+    except forms.ValidationError:
+        raise ValidationFailed(
+            "async must be true, false, 1 or 0", details={"async": ["Must be true, false, 1 or 0."]}
+        ) from None
 
 
 class VerificationViewSet(ApiViewSet):
@@ -110,15 +121,30 @@ class VerificationViewSet(ApiViewSet):
 
     @extend_schema(
         tags=TAG,
-        summary="Run the whole workflow of a job",
-        parameters=[JOB_ID],
+        summary="Run the whole workflow of a job, now or in the background",
+        description="Without `async` (or `async=false`) the job runs in the request and the answer is its result. "
+        "With `async=true` the answer is 202 with the status endpoint's fields and the job runs in the background "
+        "(a worker when a broker is configured, else a thread of the server); follow it with "
+        "`GET /verification/status/{jobId}` to COMPLETED, REJECTED or FAILED. A finished job answers 200 with its "
+        "result either way; a job already running answers 202 without starting it again.",
+        parameters=[
+            JOB_ID,
+            OpenApiParameter("async", OpenApiTypes.BOOL, description="true: run in the background (202)"),
+        ],
         request=None,
-        responses={200: s.ProcessOut},
+        responses={200: s.ProcessOut, 202: s.StatusOut},
     )
     @action(detail=False, methods=["post"], url_path=r"process/(?P<job_id>[^/]+)", **SINGLE)
     def process(self, request, job_id=None):
-        job = services.job_process(job=self._job(), actor=request.user if isinstance(request.user, Staff) else None)
-        return self.ok(s.ProcessOut(job).data)
+        in_background = _async_flag(request.query_params.get("async"))
+        actor = request.user if isinstance(request.user, Staff) else None
+        job = self._job()
+        if not in_background:
+            return self.ok(s.ProcessOut(services.job_process(job=job, actor=actor)).data)
+        job, _ = services.job_process_later(job=job, actor=actor)
+        if job.is_finished:
+            return self.ok(s.ProcessOut(job).data)
+        return self.ok(s.StatusOut(job).data, message="Verification job accepted; follow its status", status=202)
 
     @extend_schema(tags=TAG, summary="A job's results", parameters=[JOB_ID], responses={200: s.ResultsOut})
     @action(detail=False, methods=["get"], url_path=r"results/(?P<job_id>[^/]+)", **SINGLE)

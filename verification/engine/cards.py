@@ -18,6 +18,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageEnhance, ImageFilter, ImageFont, ImageOps
 
+from verification.engine.mrz import make_td3
+
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 CARD_SIZE = (1000, 630)
 LAYOUTS = ("eswatini", "generic", "stacked")
@@ -223,7 +225,6 @@ def render_passport(
     """A photographed passport data page: portrait, labelled fields and the two-line machine-readable zone
     (ICAO 9303 TD3) in a monospace font at the bottom. ``visual`` overrides what the labelled fields print (to
     make the two zones disagree); ``mrz_lines`` replaces the computed zone (to print a corrupted one)."""
-    from verification.engine.mrz import make_td3
 
     width, height = PASSPORT_SIZE
     page = Image.new("RGB", PASSPORT_SIZE, (236, 232, 240))

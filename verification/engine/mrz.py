@@ -20,6 +20,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 
+from verification.engine.id_fields import clean_name
 from verification.engine.types import OcrFields
 
 WEIGHTS = (7, 3, 1)
@@ -118,7 +119,6 @@ def _date(yymmdd: str, *, future: bool) -> date | None:
 
 
 def _names(text: str) -> tuple[str, str]:
-    from verification.engine.id_fields import clean_name
 
     surname, _, given = text.strip("<").partition("<<")
     return clean_name(surname.replace("<", " ")), clean_name(given.strip("<").replace("<", " "))

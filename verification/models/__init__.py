@@ -1,4 +1,4 @@
 from verification.models.identity import FaceTemplate, ImageFingerprint
-from verification.models.jobs import VerificationJob
+from verification.models.jobs import VerificationJob, VerificationJobEvent
 
-__all__ = ["FaceTemplate", "ImageFingerprint", "VerificationJob"]
+__all__ = ["FaceTemplate", "ImageFingerprint", "VerificationJob", "VerificationJobEvent"]

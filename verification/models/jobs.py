@@ -5,13 +5,17 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django_fsm import FSMField, transition
 
 from backoffice.jsondepth import BoundedJSONField
+from backoffice.models import StateChange
 from verification.choices import Decision, JobStatus, RejectionCode, Stage
+from verification.stages import initial_progress
+
+S = JobStatus
 
 
 def empty_stage_progress() -> dict:
-    from verification.stages import initial_progress
 
     return initial_progress()
 
@@ -23,6 +27,9 @@ class VerificationJob(models.Model):
     produced: the quality report, the OCR fields, the face comparison, the duplicates, the per-stage times,
     and which engine, model versions and thresholds produced them, so a decision can be explained later.
     ``user`` is null once the user was purged: the job then answers "KYC user data not found".
+
+    ``status`` is a state machine (the ``@transition`` methods below), moved by ``verification.services.jobs``
+    through ``backoffice.services.fsm_move``: every move leaves a ``VerificationJobEvent``.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -38,7 +45,10 @@ class VerificationJob(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.PENDING, db_index=True)
+    # Not protected=True like the other state machines: job_process re-reads the job it runs (refresh_from_db),
+    # and django-fsm-2 refreshes a protected field by switching protection off on the field shared by every
+    # instance for a moment, which two runs in two threads of one process would trip over.
+    status = FSMField(max_length=10, choices=JobStatus.choices, default=JobStatus.PENDING, db_index=True)
     current_stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.SUBMITTED)
     progress = models.PositiveSmallIntegerField(default=0)
     stage_progress = BoundedJSONField(default=empty_stage_progress)
@@ -98,3 +108,49 @@ class VerificationJob(models.Model):
     @property
     def awaits_review(self) -> bool:
         return self.decision == Decision.MANUAL_REVIEW and self.decided_at is None
+
+    # ------------------------------------------------------------ the run
+
+    @transition(field=status, source=[S.PENDING, S.FAILED, S.PROCESSING], target=S.PROCESSING)
+    def claim(self) -> None:
+        """A run takes the job: a new one, a failed one again, or one whose run stopped answering (a stale claim;
+        the service decides which claims are free)."""
+
+    @transition(field=status, source=S.PROCESSING, target=S.FAILED)
+    def fail(self) -> None:
+        """A provider error stopped the run; the job may be processed again."""
+
+    @transition(field=status, source=S.PROCESSING, target=S.COMPLETED)
+    def complete(self) -> None:
+        """The decision rule approved, or asked for an officer (decision ``manual_review``)."""
+
+    @transition(field=status, source=S.PROCESSING, target=S.REJECTED)
+    def reject(self) -> None:
+        """The decision rule rejected (image quality, another face, an expired card)."""
+
+    # ------------------------------------------------------------ an officer's decision on a job in manual review
+
+    @transition(field=status, source=S.COMPLETED, target=S.COMPLETED)
+    def officer_approve(self) -> None:
+        """A compliance officer approves a job the rule left for review."""
+
+    @transition(field=status, source=S.COMPLETED, target=S.REJECTED)
+    def officer_reject(self) -> None:
+        """A compliance officer rejects a job the rule left for review."""
+
+
+class VerificationJobEvent(StateChange):
+    """One move of a job's status: submitted, taken by a run, failed, decided by the rule or by an officer.
+
+    Who (empty for the system: a run a platform user started, the rule), when and why; never edited.
+    """
+
+    job = models.ForeignKey(VerificationJob, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=32, choices=JobStatus.choices, blank=True, default="")
+    to_status = models.CharField(max_length=32, choices=JobStatus.choices)
+
+    class Meta(StateChange.Meta):
+        verbose_name = "job status change"
+
+    def __str__(self):
+        return f"{self.job_id}: {self.from_status or '(new)'} -> {self.to_status}"

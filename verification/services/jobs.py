@@ -1,25 +1,31 @@
 """Creating, running and deciding identity verification jobs.
 
-``job_process`` runs the stages in the request (the production issue moves it to a worker): it claims the
-job with a conditional update, so two concurrent calls never run the same job twice; each stage's start and
-end are written as they happen, so the status endpoint can follow a run from another request. The engine
+``job_process`` runs the stages, in the request or in a background task (``job_process_later`` sends it to
+``verification.tasks.process_job``: a worker with a broker, a thread of the server without). It claims the
+job under its row lock, so two concurrent runs never run the same job twice, and a claim left by a run that
+died is taken again once stale; each stage's start and end are written as they happen, so the status endpoint
+can follow a run from another request. Every change of the job's status (submitted, claimed, failed, decided
+by the rule or an officer) is a move of its state machine through ``backoffice.services.fsm_move`` and leaves
+a ``VerificationJobEvent``. The engine
 (``verification.engine``) does the image work; the decision rule is ``verification.decision``; the outcome on
 the user is written by kyc's services, and possible duplicate identities go out through kyc's
 ``identity_duplicate`` hook (compliance raises the alerts).
 """
 
 import datetime as dt
+import functools
 import logging
 import time
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
 from django.utils import timezone
 
 from backoffice.errors import ValidationFailed
-from backoffice.services import audit_record
+from backoffice.limits import NOTE_MAX_LENGTH
+from backoffice.services import Actor, Move, fsm_move, history_record
+from backoffice.tasks import dispatch
 from backoffice.uploads import UploadRejected, upload_discard
 from kyc.choices import DocumentType, VerificationStatus
 from kyc.errors import UserArchived
@@ -32,7 +38,7 @@ from kyc.services import (
     user_verification_close,
     user_verification_open,
 )
-from verification import stages
+from verification import events, metrics, stages
 from verification.choices import FINISHED, Decision, ImageRole, JobStatus, RejectionCode, Stage, StageStatus
 from verification.decision import CardFacts, ProfileFacts, Thresholds, decide, quality_rejection
 from verification.engine.errors import EngineError, FaceComparisonFailed, OcrFailed
@@ -48,21 +54,18 @@ from verification.errors import (
     RequiredImagesNotFound,
     UserDataNotFound,
 )
-from verification.models import FaceTemplate, ImageFingerprint, VerificationJob
+from verification.models import FaceTemplate, ImageFingerprint, VerificationJob, VerificationJobEvent
 from verification.selectors import job_image
 from verification.services.duplicates import by_face, by_id_number, by_image, signed64, vector_bytes
 
 logger = logging.getLogger("verification")
-
-
-def _audit(*, actor, action: str, job: VerificationJob, changes: dict) -> None:
-    audit_record(actor=actor, action=action, object_type="verification_job", object_id=job.pk, changes=changes)
+SUBMITTED = "Identity document and selfie submitted"
 
 
 # ---------------------------------------------------------------- creating
 
 
-def job_create(*, user: PlatformUser, id_front, selfie, id_back=None, actor=None) -> VerificationJob:
+def job_create(*, user: PlatformUser, id_front, selfie, id_back=None, actor: Actor = None) -> VerificationJob:
     """Store the images as the user's documents (ID_FRONT, SELFIE, ID_BACK) and open a PENDING job.
 
     Each image is checked by its bytes (JPEG or PNG, at most 10 MB) and stored without its metadata. All or
@@ -89,7 +92,7 @@ def job_create(*, user: PlatformUser, id_front, selfie, id_back=None, actor=None
                     raise
                 stored.append(documents[role].file.name)
             now = timezone.now()
-            record = user_verification_open(user=user, notes="Identity document and selfie submitted")
+            record = user_verification_open(user=user, notes=SUBMITTED)
             job = VerificationJob.objects.create(
                 user=user,
                 record=record,
@@ -97,12 +100,8 @@ def job_create(*, user: PlatformUser, id_front, selfie, id_back=None, actor=None
                 stage_progress=stages.initial_progress(submitted_at=now),
                 **documents,
             )
-            _audit(
-                actor=actor,
-                action="verification.create",
-                job=job,
-                changes={"user_id": str(user.pk), "images": sorted(documents)},
-            )
+            history_record(job, history=VerificationJobEvent, source="", target=job.status, actor=actor, note=SUBMITTED)
+            events.job_created(actor=actor, job=job, images=list(documents))
     except Exception:
         for name in stored:
             upload_discard(name=name)
@@ -120,35 +119,52 @@ class _Run:
     job: VerificationJob
     started: float
     timings: dict
+    actor: Actor = None
+    began: float = 0.0
 
 
-def _claim(job: VerificationJob, provider) -> bool:
-    """Move the job to PROCESSING if nobody else holds it; True when this call holds it now."""
+def _claim(job: VerificationJob, provider, *, actor: Actor = None) -> bool:
+    """Move the job to PROCESSING if nobody else holds it; True when this call holds it now.
+
+    Free to take: a PENDING or FAILED job, or a PROCESSING one whose claim is older than
+    ``VERIFICATION_STALE_CLAIM_SECONDS`` (its run stopped answering). Decided under the job's row lock, so of
+    two concurrent calls the second sees the first's claim.
+    """
     now = timezone.now()
     stale = now - dt.timedelta(seconds=settings.VERIFICATION_STALE_CLAIM_SECONDS)
-    claimed = (
-        VerificationJob.objects.filter(pk=job.pk)
-        .filter(
-            Q(status__in=[JobStatus.PENDING, JobStatus.FAILED]) | Q(status=JobStatus.PROCESSING, claimed_at__lt=stale)
+    with transaction.atomic():
+        locked = VerificationJob.objects.select_for_update().filter(pk=job.pk).first()
+        if locked is None:
+            return False
+        retaken = locked.status == JobStatus.PROCESSING
+        stopped = retaken and locked.claimed_at is not None and locked.claimed_at < stale
+        if not (locked.status in (JobStatus.PENDING, JobStatus.FAILED) or stopped):
+            return False
+        locked.claimed_at = now
+        locked.attempts += 1
+        locked.error = ""
+        locked.engine = provider.name
+        locked.engine_versions = provider.versions()
+        locked.thresholds = {
+            **provider.thresholds(),
+            "approve_similarity": settings.VERIFICATION_APPROVE_SIMILARITY,
+            "review_similarity": settings.VERIFICATION_REVIEW_SIMILARITY,
+            "duplicate_face_similarity": settings.VERIFICATION_DUPLICATE_FACE_SIMILARITY,
+            "image_hash_distance": settings.VERIFICATION_IMAGE_HASH_DISTANCE,
+            "id_image_hash_distance": settings.VERIFICATION_ID_IMAGE_HASH_DISTANCE,
+        }
+        note = f"Run {locked.attempts} on the {provider.name} engine"
+        fsm_move(
+            locked,
+            to=JobStatus.PROCESSING,
+            actor=actor,
+            note=note + (" (the previous run stopped answering)" if retaken else ""),
+            lock=False,
+            update_fields=["claimed_at", "attempts", "error", "engine", "engine_versions", "thresholds"],
+            history=VerificationJobEvent,
+            event=None,  # the run's audit entry is written when it ends (verification.process)
         )
-        .update(
-            status=JobStatus.PROCESSING,
-            claimed_at=now,
-            attempts=F("attempts") + 1,
-            error="",
-            engine=provider.name,
-            engine_versions=provider.versions(),
-            thresholds={
-                **provider.thresholds(),
-                "approve_similarity": settings.VERIFICATION_APPROVE_SIMILARITY,
-                "review_similarity": settings.VERIFICATION_REVIEW_SIMILARITY,
-                "duplicate_face_similarity": settings.VERIFICATION_DUPLICATE_FACE_SIMILARITY,
-                "image_hash_distance": settings.VERIFICATION_IMAGE_HASH_DISTANCE,
-                "id_image_hash_distance": settings.VERIFICATION_ID_IMAGE_HASH_DISTANCE,
-            },
-        )
-    )
-    return bool(claimed)
+    return True
 
 
 def _enter(run: _Run, stage: Stage) -> None:
@@ -164,6 +180,7 @@ def _enter(run: _Run, stage: Stage) -> None:
 def _leave(run: _Run, stage: Stage, status: StageStatus = StageStatus.DONE) -> None:
     job = run.job
     run.timings[stage.value] = round(time.monotonic() - run.started, 3)
+    metrics.STAGE_DURATION.labels(stage.value).observe(run.timings[stage.value])
     job.stage_progress = stages.mark(job.stage_progress, stage, status, timezone.now())
     job.progress = stages.percent(stage, status) if status is StageStatus.DONE else job.progress
     VerificationJob.objects.filter(pk=job.pk).update(
@@ -176,17 +193,24 @@ def _fail(run: _Run, stage: Stage, error: EngineError) -> None:
     job = run.job
     run.timings[stage.value] = round(time.monotonic() - run.started, 3)
     job.stage_progress = stages.mark(job.stage_progress, stage, StageStatus.FAILED, timezone.now())
-    VerificationJob.objects.filter(pk=job.pk).update(
-        status=JobStatus.FAILED,
-        stage_progress=job.stage_progress,
-        timings=run.timings,
-        error=str(error)[:2000],
-        updated_at=timezone.now(),
-    )
+    job.timings, job.error = run.timings, str(error)[:NOTE_MAX_LENGTH]
+    with transaction.atomic():
+        # lock=False: the run's claim holds the job; only the run's own columns are written
+        fsm_move(
+            job,
+            to=JobStatus.FAILED,
+            actor=run.actor,
+            note=f"{stage.label}: {job.error}",
+            lock=False,
+            update_fields=["stage_progress", "timings", "error"],
+            history=VerificationJobEvent,
+            event=None,  # a failed run changes nothing on the user; the job keeps the error
+        )
+    metrics.RUN_DURATION.labels("failed").observe(time.monotonic() - run.began)
     logger.warning("verification job %s failed in %s: %s", job.pk, stage, error)
 
 
-def job_process(*, job: VerificationJob, actor=None) -> VerificationJob:
+def job_process(*, job: VerificationJob, actor: Actor = None) -> VerificationJob:
     """Run the whole workflow of ``job`` and return it finished (COMPLETED or REJECTED).
 
     A job already finished is returned unchanged. Raises 404 "KYC user data not found" when its user is gone,
@@ -197,20 +221,15 @@ def job_process(*, job: VerificationJob, actor=None) -> VerificationJob:
     job.refresh_from_db()
     if job.status in FINISHED:
         return job
-    if job.user_id is None:
-        raise UserDataNotFound()
-    id_front, selfie = job_image(job.id_front), job_image(job.selfie)
-    id_back = job_image(job.id_back) if job.id_back_id else None
-    if id_front is None or selfie is None:
-        raise RequiredImagesNotFound()
+    id_front, selfie, id_back = _images(job)
     provider = get_provider()
-    if not _claim(job, provider):
+    if not _claim(job, provider, actor=actor):
         job.refresh_from_db()
         if job.status in FINISHED:
             return job
         raise JobInProgress()
     job.refresh_from_db()
-    run = _Run(job=job, started=time.monotonic(), timings={})
+    run = _Run(job=job, started=time.monotonic(), timings={}, actor=actor, began=time.monotonic())
     images = {ImageRole.ID_FRONT: id_front, ImageRole.SELFIE: selfie}
     if id_back is not None:
         images[ImageRole.ID_BACK] = id_back
@@ -223,7 +242,7 @@ def job_process(*, job: VerificationJob, actor=None) -> VerificationJob:
         problems = [issue.message for report in reports.values() for issue in report.issues]
         if problems:
             _leave(run, Stage.OCR_PROCESSING, StageStatus.FAILED)
-            return _finish(run, outcome=quality_rejection(problems), face=None, images=images, actor=actor)
+            return _finish(run, outcome=quality_rejection(problems), face=None, images=images)
         ocr = provider.extract_text(id_front, id_back)
     except OcrFailed as error:
         _fail(run, Stage.OCR_PROCESSING, error)
@@ -280,7 +299,65 @@ def job_process(*, job: VerificationJob, actor=None) -> VerificationJob:
             approve_at=settings.VERIFICATION_APPROVE_SIMILARITY, review_at=settings.VERIFICATION_REVIEW_SIMILARITY
         ),
     )
-    return _finish(run, outcome=outcome, face=face, images=images, hashes=hashes, actor=actor)
+    return _finish(run, outcome=outcome, face=face, images=images, hashes=hashes)
+
+
+def _images(job: VerificationJob) -> tuple[bytes, bytes, bytes | None]:
+    """The job's ID front, selfie and ID back; 404 when its user is gone, 400 when a required image is."""
+    if job.user_id is None:
+        raise UserDataNotFound()
+    id_front, selfie = job_image(job.id_front), job_image(job.selfie)
+    id_back = job_image(job.id_back) if job.id_back_id else None
+    if id_front is None or selfie is None:
+        raise RequiredImagesNotFound()
+    return id_front, selfie, id_back
+
+
+def _running(job: VerificationJob) -> bool:
+    """A run holds the job now (its claim is not stale)."""
+    stale = timezone.now() - dt.timedelta(seconds=settings.VERIFICATION_STALE_CLAIM_SECONDS)
+    return job.status == JobStatus.PROCESSING and job.claimed_at is not None and job.claimed_at >= stale
+
+
+def job_process_later(*, job: VerificationJob, actor=None) -> tuple[VerificationJob, bool]:
+    """Have ``job`` processed in the background; (the job as it is now, whether a run was started).
+
+    What would make the run fail at once is answered here, in the request: 404 when the user is gone, 400
+    when a required image is missing. A finished job is returned as it is (nothing to run), and so is one a
+    live run holds (it is on its way). Otherwise the job goes to ``verification.tasks.process_job``: to a
+    worker when a broker is configured (503 when the broker is down), else to a thread of this process.
+    A job sent twice runs once: the run claims it.
+    """
+    from verification.tasks import process_job
+
+    job.refresh_from_db()
+    if job.status in FINISHED:
+        return job, False
+    _images(job)
+    if _running(job):
+        return job, False
+    actor_id = str(actor.pk) if actor is not None else None
+    dispatch(process_job, args=(str(job.pk),), kwargs={"actor_id": actor_id}, background=True)
+    _audit(actor=actor, action="verification.queue", job=job, changes={"async": True})
+    return job, True
+
+
+def job_requeue_stale() -> list[str]:
+    """Send again every job whose run died mid-way (PROCESSING with a stale claim); their ids."""
+    from verification.tasks import process_job
+
+    stale = timezone.now() - dt.timedelta(seconds=settings.VERIFICATION_STALE_CLAIM_SECONDS)
+    ids = [
+        str(pk)
+        for pk in VerificationJob.objects.filter(status=JobStatus.PROCESSING, claimed_at__lt=stale).values_list(
+            "pk", flat=True
+        )[:500]
+    ]
+    for job_id in ids:
+        dispatch(process_job, args=(job_id,))
+    if ids:
+        logger.warning("sent %d verification jobs again: their runs died mid-way", len(ids))
+    return ids
 
 
 def names_agree(profile_name: str, card_name: str) -> tuple[bool, float]:
@@ -330,20 +407,20 @@ def facts_from_ocr(ocr_result: dict | None) -> IdentityFacts | None:
     )
 
 
-def _finish(run: _Run, *, outcome, face, images: dict, hashes: dict | None = None, actor=None) -> VerificationJob:
+def _finish(run: _Run, *, outcome, face, images: dict, hashes: dict | None = None) -> VerificationJob:
     """Write the decision, the outcome on the user, the fingerprints and the duplicates, in one transaction."""
-    job = run.job
+    job, actor = run.job, run.actor
     now = timezone.now()
     if outcome.decision == Decision.MANUAL_REVIEW:
         run.timings[Stage.FINAL_REVIEW.value] = round(time.monotonic() - run.started, 3)
-        job.status, job.current_stage = JobStatus.COMPLETED, Stage.FINAL_REVIEW
+        target, job.current_stage = JobStatus.COMPLETED, Stage.FINAL_REVIEW
         job.progress = stages.percent(Stage.FINAL_REVIEW, StageStatus.DONE)
     else:
         if job.current_stage == Stage.FINAL_REVIEW:
             run.timings[Stage.FINAL_REVIEW.value] = round(time.monotonic() - run.started, 3)
             job.stage_progress = stages.mark(job.stage_progress, Stage.FINAL_REVIEW, StageStatus.DONE, now)
         approved = outcome.decision == Decision.APPROVED
-        job.status = JobStatus.COMPLETED if approved else JobStatus.REJECTED
+        target = JobStatus.COMPLETED if approved else JobStatus.REJECTED
         job.current_stage = Stage.COMPLETED if approved else Stage.REJECTED
         job.progress = 100
         job.completed_at = now
@@ -353,9 +430,12 @@ def _finish(run: _Run, *, outcome, face, images: dict, hashes: dict | None = Non
     if outcome.review_reasons:
         job.checks.append({"name": "review_reasons", "passed": None, "detail": " ".join(outcome.review_reasons)})
     job.timings = run.timings
+    if run.began:
+        metrics.RUN_DURATION.labels(outcome.decision).observe(time.monotonic() - run.began)
     hashes = hashes or {role.value: image_hashes(data) for role, data in images.items()}
-    with transaction.atomic():
-        job.save()
+
+    def record_findings(move: Move[VerificationJob]) -> None:
+        """What the run found, written with the decision: fingerprints, the face, the user's outcome, duplicates."""
         ImageFingerprint.objects.filter(job=job).delete()
         ImageFingerprint.objects.bulk_create(
             [
@@ -389,17 +469,19 @@ def _finish(run: _Run, *, outcome, face, images: dict, hashes: dict | None = Non
                 score=duplicate["score"],
                 source={"jobId": str(job.pk), "detail": duplicate["detail"]},
             )
-        _audit(
+
+    reasons = outcome.reason or " ".join(outcome.review_reasons)
+    with transaction.atomic():
+        # lock=False: the run's claim holds the job (the whole row is written, as the run filled it in)
+        fsm_move(
+            job,
+            to=target,
             actor=actor,
-            action="verification.process",
-            job=job,
-            changes={
-                "decision": job.decision,
-                "status": job.status,
-                "similarity": face.similarity if face is not None else None,
-                "duplicates": len(job.duplicates),
-                "rejection_code": job.rejection_code,
-            },
+            note=f"{outcome.decision}" + (f" - {reasons}" if reasons else ""),
+            lock=False,
+            after_save=record_findings,
+            history=VerificationJobEvent,
+            event=functools.partial(events.job_processed, similarity=face.similarity if face is not None else None),
         )
     return job
 
@@ -408,7 +490,7 @@ def _finish(run: _Run, *, outcome, face, images: dict, hashes: dict | None = Non
 
 
 @transaction.atomic
-def job_decide(*, job: VerificationJob, actor, decision: str, note: str = "") -> VerificationJob:
+def job_decide(*, job: VerificationJob, actor: Actor, decision: str, note: str = "") -> VerificationJob:
     """A compliance officer decides a job waiting for manual review: approve or reject, with a note.
 
     Rejecting needs a note (the reason the user will read). Approval sets the user VERIFIED and fills the
@@ -429,27 +511,35 @@ def job_decide(*, job: VerificationJob, actor, decision: str, note: str = "") ->
         raise ValidationFailed(
             "A note is required to reject: say why", details={"note": ["Say why the verification is rejected"]}
         )
-    if len(note) > 2000:
-        raise ValidationFailed("The note is too long", details={"note": ["At most 2000 characters"]})
+    if len(note) > NOTE_MAX_LENGTH:
+        raise ValidationFailed("The note is too long", details={"note": [f"At most {NOTE_MAX_LENGTH} characters"]})
     now = timezone.now()
     approved = decision == Decision.APPROVED
     job.stage_progress = stages.mark(job.stage_progress, Stage.FINAL_REVIEW, StageStatus.DONE, now)
-    job.status = JobStatus.COMPLETED if approved else JobStatus.REJECTED
     job.current_stage = Stage.COMPLETED if approved else Stage.REJECTED
     job.progress, job.completed_at = 100, now
     job.decision = decision
     job.decided_by, job.decided_at, job.decision_note = actor, now, note
     if not approved:
         job.rejection_code, job.rejection_reason = RejectionCode.OFFICER_DECISION, note
-    job.save()
-    facts = facts_from_ocr(job.ocr_result) if approved else None
-    user_verification_close(
-        user=job.user,
-        record=job.record,
-        status=VerificationStatus.VERIFIED if approved else VerificationStatus.REJECTED,
-        notes=f"Job {job.pk}: {decision} by a compliance officer" + (f" - {note}" if note else ""),
-        facts=facts,
+
+    def close_on_the_user(move: Move[VerificationJob]) -> None:
+        user_verification_close(
+            user=job.user,
+            record=job.record,
+            status=VerificationStatus.VERIFIED if approved else VerificationStatus.REJECTED,
+            notes=f"Job {job.pk}: {decision} by a compliance officer" + (f" - {note}" if note else ""),
+            facts=facts_from_ocr(job.ocr_result) if approved else None,
+            actor=actor,
+        )
+
+    return fsm_move(
+        job,
+        to=JobStatus.COMPLETED if approved else JobStatus.REJECTED,
         actor=actor,
-    )
-    _audit(actor=actor, action="verification.decide", job=job, changes={"decision": decision, "note": note})
-    return job
+        note=f"{decision} by a compliance officer" + (f" - {note}" if note else ""),
+        lock=False,  # locked above, with its user and record
+        after_save=close_on_the_user,
+        history=VerificationJobEvent,
+        event=events.job_decided,
+    ).instance

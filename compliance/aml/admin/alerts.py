@@ -37,6 +37,7 @@ from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, 
 from backoffice.choices import StaffRole
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.models import Staff
 from compliance.aml import evidence, hooks
 from compliance.aml.choices import AlertStatus, CloseReason
@@ -145,7 +146,7 @@ class AlertEventInline(StateHistoryInline):
 class BulkForm(forms.Form):
     assignee = forms.ModelChoiceField(queryset=Staff.objects.none(), required=False, label="Colleague")
     reason_code = forms.ChoiceField(choices=[("", "Choose a reason"), *CloseReason.choices], required=False)
-    note = forms.CharField(max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    note = forms.CharField(max_length=NOTE_MAX_LENGTH, required=False, widget=forms.Textarea(attrs={"rows": 3}))
     confirm_others = forms.BooleanField(required=False)
 
     def __init__(self, *args, **kwargs):

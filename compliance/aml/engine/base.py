@@ -42,10 +42,6 @@ class Scope:
     def since_epoch(self) -> int:
         return int(self.since.timestamp())
 
-    @property
-    def until_epoch(self) -> int:
-        return int(self.until.timestamp())
-
 
 @dataclass
 class Hit:

@@ -20,6 +20,8 @@ from contextlib import contextmanager
 
 from django.db import transaction as db_transaction
 
+from compliance.aml.engine.runner import scan_transaction
+
 logger = logging.getLogger("compliance.aml.engine")
 
 _paused = contextvars.ContextVar("aml_screening_paused", default=False)
@@ -36,7 +38,6 @@ def screening_paused():
 
 
 def screen_now(transaction_id) -> None:
-    from compliance.aml.engine.runner import scan_transaction
 
     try:
         scan_transaction(transaction_id)

@@ -22,6 +22,7 @@ from compliance.aml.choices import RuleType
 from compliance.aml.engine.base import Hit, Scope
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.services.alerts import NewAlert, alert_raise_many, dedup_key
+from kyc.models import Transaction
 
 logger = logging.getLogger("compliance.aml.engine")
 
@@ -107,7 +108,6 @@ def scan(*, since: dt.datetime, until: dt.datetime | None = None, user_id=None, 
 
 def scan_transaction(transaction_id) -> ScanResult:
     """Screen one ledger row: every rule, scoped to its user and to windows ending at it."""
-    from kyc.models import Transaction
 
     tx = Transaction.objects.only("id", "user_id", "created_at").get(pk=transaction_id)
     return scan(since=tx.created_at, until=tx.created_at, user_id=tx.user_id)

@@ -6,6 +6,7 @@ from django.db import models
 
 from backoffice.jsondepth import BoundedJSONField
 from compliance.aml.choices import RuleType
+from compliance.aml.engine.parameters import validate_conditions
 from compliance.casework.choices import Severity
 
 
@@ -44,7 +45,6 @@ class AMLRule(models.Model):
     MAX_PRIORITY = 1000
 
     def clean(self):
-        from compliance.aml.engine.parameters import validate_conditions
 
         errors = validate_conditions(self.conditions)
         if errors:

@@ -16,12 +16,12 @@ from enum import StrEnum
 from django.db import connection, transaction
 
 from backoffice.errors import DomainError, InvalidTransition, ValidationFailed
+from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.models import Staff
 from backoffice.services import audit_entry, audit_record, audit_record_many
 from compliance.aml.choices import AlertStatus, AlertType, CloseReason
 from compliance.aml.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES, Alert, AlertEvent
 
-NOTE_MAX = 2000
 CHUNK = 500
 
 
@@ -128,8 +128,8 @@ def _link_transactions(pairs: list[tuple]) -> None:
 
 def _clean_note(note: str) -> str:
     note = (note or "").strip()
-    if len(note) > NOTE_MAX:
-        raise ValidationFailed("Validation error", details={"note": [f"At most {NOTE_MAX} characters."]})
+    if len(note) > NOTE_MAX_LENGTH:
+        raise ValidationFailed("Validation error", details={"note": [f"At most {NOTE_MAX_LENGTH} characters."]})
     return note
 
 

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from backoffice.errors import Conflict, ValidationFailed, django_validation_details
 from backoffice.services import audit_record
+from compliance.aml.catalogue import CATALOGUE
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 from compliance.casework.choices import Severity
 
@@ -154,7 +155,6 @@ def rule_catalogue_load(*, actor=None, reset: bool = False) -> dict[str, int]:
     restored to it as a new version (its history keeps the officer's edit).
     Returns counts: created, reset, unchanged.
     """
-    from compliance.aml.catalogue import CATALOGUE
 
     counts = {"created": 0, "reset": 0, "unchanged": 0}
     existing = {r.rule_id: r for r in AMLRule.objects.filter(rule_id__in=[e["rule_id"] for e in CATALOGUE])}

@@ -9,10 +9,7 @@ import uuid
 
 from django import forms
 from django.contrib import admin, messages
-from django.core import signing
 from django.core.exceptions import PermissionDenied
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -35,9 +32,11 @@ from backoffice.admin_base import (
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningStatus
-from compliance.peps.formats import FORMATS, UnreadableFile, read_rows, with_defaults
+from compliance.peps.errors import PepImportExpired, UnreadablePepFile
+from compliance.peps.formats import FORMATS
 from compliance.peps.models.pep import PEP, PEPMatch, PEPMatchEvent, ScreeningRun, date_of_birth_problem
 from compliance.peps.selectors.pep import match_threshold, pep_screen, screening_coverage
+from compliance.peps.services import imports
 from compliance.peps.services import pep as services
 from compliance.peps.services.pep_matches import pep_match_review
 
@@ -47,8 +46,6 @@ STATUS_LABELS = {
     PEPMatchStatus.DISMISSED: "info",
 }
 IMPORT_MAX_BYTES = 50 * 1024 * 1024
-IMPORT_SALT = "compliance.pep-import"
-IMPORT_TOKEN_SECONDS = 60 * 60
 
 
 def may_manage_peps(request) -> bool:
@@ -191,7 +188,8 @@ class PEPAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         else:
             result = services.pep_create(actor=request.user, **data)
         # the admin goes on with the instance it gave us (its redirect, its log entry): make it the saved PEP
-        obj.__dict__.update({k: v for k, v in result.pep.__dict__.items() if k != "_state"})
+        obj.pk = result.pep.pk
+        obj.refresh_from_db()
         obj._state.adding = False
         m = result.matching
         if m.peps_screened:
@@ -269,64 +267,40 @@ class PEPAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     def _import_preview(self, request, form):
         upload = form.cleaned_data["file"]
-        raw = upload.read()
         try:
-            text = raw.decode("utf-8-sig")
-            format, rows = read_rows(text, form.cleaned_data["format"] or None)
-            rows = list(
-                with_defaults(
-                    rows, category=form.cleaned_data["category"] or None, source=form.cleaned_data["source"] or None
-                )
+            staged = imports.pep_import_stage(
+                data=upload.read(),
+                filename=upload.name,
+                actor=request.user,
+                format=form.cleaned_data["format"] or None,
+                category=form.cleaned_data["category"] or "",
+                source=form.cleaned_data["source"] or "",
             )
-        except (UnicodeDecodeError, UnreadableFile) as exc:
-            form.add_error("file", str(exc) if isinstance(exc, UnreadableFile) else "The file is not UTF-8 text.")
+        except UnreadablePepFile as exc:
+            form.add_error("file", " ".join(exc.details["file"]))
             return self._page(request, "compliance/pep/import.html", title="Import a PEP list", form=form, preview=None)
-        preview = services.pep_import(rows=rows, actor=request.user, dry_run=True)
-        stored = default_storage.save(f"pep-imports/{uuid.uuid4().hex}.txt", ContentFile(raw))
-        token = signing.dumps(
-            {
-                "path": stored,
-                "format": format,
-                "category": form.cleaned_data["category"] or "",
-                "source": form.cleaned_data["source"] or "",
-                "filename": upload.name,
-            },
-            salt=IMPORT_SALT,
-        )
         return self._page(
             request,
             "compliance/pep/import.html",
             title="Import a PEP list: preview",
             form=None,
-            preview=preview,
-            entries=len(rows),
-            format=format,
-            filename=upload.name,
-            token=token,
+            preview=staged.preview,
+            entries=staged.entries,
+            format=staged.format,
+            filename=staged.filename,
+            token=staged.ticket,
         )
 
     def _import_confirmed(self, request):
         try:
-            ticket = signing.loads(request.POST["token"], salt=IMPORT_SALT, max_age=IMPORT_TOKEN_SECONDS)
-        except signing.BadSignature:
-            self.message_user(request, "This preview has expired: upload the file again.", messages.ERROR)
+            result, filename = imports.pep_import_confirm(ticket=request.POST["token"], actor=request.user)
+        except PepImportExpired as exc:
+            self.message_user(request, exc.message, messages.ERROR)
             return HttpResponseRedirect(reverse("admin:compliance_pep_import"))
-        try:
-            with default_storage.open(ticket["path"]) as handle:
-                text = handle.read().decode("utf-8-sig")
-        except OSError:
-            self.message_user(request, "This preview was already imported or has expired.", messages.ERROR)
-            return HttpResponseRedirect(reverse("admin:compliance_pep_import"))
-        _, rows = read_rows(text, ticket["format"])
-        rows = with_defaults(rows, category=ticket["category"] or None, source=ticket["source"] or None)
-        try:
-            result = services.pep_import(rows=rows, actor=request.user)
-        finally:
-            default_storage.delete(ticket["path"])
         m = result.matching
         self.message_user(
             request,
-            f"{ticket['filename']}: {result.created} created, {result.updated} updated, {result.unchanged} unchanged, "
+            f"{filename}: {result.created} created, {result.updated} updated, {result.unchanged} unchanged, "
             f"{len(result.errors)} refused. Matching: {len(m.users_matched)} users matched, "
             f"{m.alerts_created} alert(s) raised.",
             messages.SUCCESS if not result.errors else messages.WARNING,

@@ -20,7 +20,7 @@ from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from backoffice.fsm import transition_table
 from backoffice.models import StateChange
 from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningStatus, ScreeningTrigger
-from kyc.names import normalise_country
+from kyc.names import MATCHER_VERSION, normalise_country
 
 NAME_MAX = 300
 MAX_ALIASES = 50
@@ -150,7 +150,6 @@ class PEP(models.Model):
 
     @property
     def awaiting_screening(self) -> bool:
-        from kyc.names import MATCHER_VERSION
 
         return self.is_active and (self.screened_hash != self.content_hash or self.screened_matcher != MATCHER_VERSION)
 
@@ -219,11 +218,6 @@ class PEPMatch(ConcurrentTransitionMixin, models.Model):
 
     def __str__(self):
         return f"{self.pep_name} ~ user {str(self.user_id)[:8]} ({self.status})"
-
-    @property
-    def is_open(self) -> bool:
-        """Still marks the user as a potential PEP (not dismissed)."""
-        return self.status != S.DISMISSED
 
     @transition(field=status, source=[S.POTENTIAL, S.DISMISSED], target=S.CONFIRMED)
     def confirm(self) -> None:

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db.models import Count, F, Min, Prefetch, Q, QuerySet
 
 from backoffice.errors import NotFound
-from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningStatus
+from compliance.peps.choices import PEPCategory, ScreeningStatus
 from compliance.peps.models.pep import (
     PEP,
     PEPMatch,
@@ -161,10 +161,6 @@ def pep_matched_users(pep: PEP) -> list[PEPMatch]:
     return list(PEPMatch.objects.filter(pep=pep).select_related("user", "reviewed_by").order_by("-score", "pk"))
 
 
-def match_events(match: PEPMatch) -> QuerySet[PEPMatchEvent]:
-    return match.events.select_related("actor").order_by("created_at", "id")
-
-
 # ---------------------------------------------------------------- coverage
 
 
@@ -213,7 +209,3 @@ def screening_coverage() -> Coverage:
         pending_since=pending["since"],
         last_run=ScreeningRun.objects.filter(status=ScreeningStatus.COMPLETED).order_by("-started_at").first(),
     )
-
-
-def open_matches_count() -> int:
-    return PEPMatch.objects.filter(status=PEPMatchStatus.POTENTIAL).count()

@@ -1,37 +1,12 @@
 """Who may touch the PEP list: compliance officers, MLROs and admins; support and finance get 403 everywhere
 (tipping-off: nothing about PEP matches in anything they can read)."""
 
-import uuid
-
 import pytest
 
 from backoffice.choices import StaffRole
 from compliance.peps.tests.conftest import BASE, make_user, pep_body
 
 pytestmark = pytest.mark.django_db
-
-ENDPOINTS = [
-    ("get", BASE),
-    ("post", BASE),
-    ("post", f"{BASE}/bulk"),
-    ("get", f"{BASE}/search?q=ab"),
-    ("get", f"{BASE}/stats"),
-    ("post", f"{BASE}/screen"),
-    ("get", f"{BASE}/{uuid.uuid4()}"),
-    ("put", f"{BASE}/{uuid.uuid4()}"),
-    ("delete", f"{BASE}/{uuid.uuid4()}"),
-    ("get", f"{BASE}/matches"),
-    ("put", f"{BASE}/matches/{uuid.uuid4()}"),
-]
-
-
-@pytest.mark.parametrize("role", [StaffRole.SUPPORT, StaffRole.FINANCE])
-@pytest.mark.parametrize("method,url", ENDPOINTS)
-def test_support_and_finance_get_403(staff_client, role, method, url):
-    client, _ = staff_client(role)
-    response = getattr(client, method)(url, {}, format="json")
-    assert response.status_code == 403
-    assert response.json()["error"]["code"] == "FORBIDDEN"
 
 
 @pytest.mark.parametrize("role", [StaffRole.COMPLIANCE_OFFICER, StaffRole.MLRO, StaffRole.ADMIN])

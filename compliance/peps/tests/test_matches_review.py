@@ -32,7 +32,9 @@ def test_matches_list_filters_by_user_pep_and_status(officer_api, matched):
     assert [m["userId"] for m in officer_api.get(MATCHES, {"pepId": str(pep.pk)}).json()["data"]] == [str(user.pk)]
     assert officer_api.get(MATCHES, {"status": "DISMISSED"}).json()["data"] == []
     assert officer_api.get(MATCHES, {"status": "NOPE"}).status_code == 400
-    assert other.pk
+    # the second user's own match is listed under their id, and only theirs
+    others = officer_api.get(MATCHES, {"userId": str(other.pk)}).json()["data"]
+    assert [m["pep"]["name"] for m in others] == ["Lurano Vetsikali"] and others[0]["id"] != str(match.pk)
 
 
 def test_dismissing_takes_the_points_back_and_clears_the_flag(officer, matched):

@@ -5,7 +5,9 @@ from rest_framework import serializers
 
 from backoffice.api.serializers import StrictCharField
 from backoffice.files import signed_file_url
+from backoffice.limits import NOTE_MAX_LENGTH
 from vendors.choices import DocumentKey, KycDecision, ReviewDecision, ReviewReason, VendorKycStatus
+from vendors.selectors import progress_percentage
 
 
 def document_url(document, context) -> str | None:
@@ -73,7 +75,7 @@ class KycDocumentReviewIn(serializers.Serializer):
     reasonCode = serializers.ChoiceField(
         choices=ReviewReason.choices, required=False, allow_null=True, allow_blank=True, source="reason_code"
     )
-    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, allow_null=True)
+    note = serializers.CharField(max_length=NOTE_MAX_LENGTH, required=False, allow_blank=True, allow_null=True)
     expiryDate = serializers.DateField(required=False, allow_null=True, source="expiry_date")
     issueDate = serializers.DateField(required=False, allow_null=True, source="issue_date")
 
@@ -93,7 +95,7 @@ class KycStatusIn(serializers.Serializer):
     headlines = {"status": "Invalid status", "reason": "Reason is required to reject"}
 
     status = serializers.ChoiceField(choices=KycDecision.choices)
-    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, allow_null=True)
+    reason = serializers.CharField(max_length=NOTE_MAX_LENGTH, required=False, allow_blank=True, allow_null=True)
 
     def validate(self, attrs):
         attrs["reason"] = (attrs.get("reason") or "").strip()
@@ -245,6 +247,5 @@ class VendorListOut(serializers.Serializer):
     createdAt = serializers.DateTimeField(source="created_at")
 
     def get_progressPercentage(self, vendor) -> int:  # noqa: N802 - the API's name
-        from vendors.selectors import progress_percentage
 
         return progress_percentage(vendor.kyc_completed)

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from backoffice.uploads import VENDOR_KYC, SizeCapUploadHandler
 from vendors import selectors, services
 from vendors.api.serializers import kyc as s
@@ -21,7 +21,6 @@ from vendors.models import today
 TAG = ["Vendor KYC"]
 VENDOR_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The vendor's id")
 # Actions on one vendor: no list filters, no paging.
-SINGLE = {"filter_backends": [], "pagination_class": None}
 UPLOAD_BODY = {
     "multipart/form-data": inline_serializer(
         "VendorKycUpload",

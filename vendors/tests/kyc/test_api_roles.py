@@ -45,20 +45,6 @@ ALLOWED = {
 SUCCESS = {"upload": 201}
 
 
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("operation", sorted(ALLOWED))
-def test_role_table(staff_client, vendor, store_documents, media, role, operation):
-    store_documents(vendor)  # UNDER_REVIEW, so a decision is possible
-    client, _ = staff_client(role)
-    response = call(client, operation, vendor)
-    if role in ALLOWED[operation]:
-        assert response.status_code == SUCCESS.get(operation, 200), response.json()
-    else:
-        assert response.status_code == 403, response.json()
-        assert response.json()["error"]["code"] == "FORBIDDEN"
-        assert VendorDocument.objects.filter(vendor=vendor).count() == 6
-
-
 @pytest.mark.parametrize("operation", sorted(ALLOWED))
 def test_no_token_is_401(api, vendor, operation):
     response = call(api, operation, vendor)

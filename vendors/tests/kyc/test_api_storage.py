@@ -133,7 +133,7 @@ def test_a_failed_row_write_removes_the_new_file_and_keeps_the_old_document(uplo
     def fail(**kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(kyc_documents, "audit_record", fail)
+    monkeypatch.setattr(kyc_documents.events, "document_uploaded", fail)
     response = upload(vendor, "taxClearance", handmade_pdf(catalog_extra=b"/Lang (en)"), "second.pdf")
     assert error_of(response, 500, "Internal server error")["code"] == "INTERNAL_ERROR"
     assert stored_files(media) == [first["key"]]

@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from backoffice.limits import NOTE_MAX_LENGTH
 from compliance.aml.choices import AlertStatus, CloseReason
 from compliance.aml.services.alerts import BULK_MAX, BulkAction
 from compliance.casework.api.serializers.deadlines import AlertDueAtField, AlertPriorityField
@@ -73,7 +74,7 @@ class AlertDetailOut(AlertOut):
 
 class AlertStatusIn(serializers.Serializer):
     status = serializers.ChoiceField(choices=AlertStatus.choices, source="to_status")
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=NOTE_MAX_LENGTH)
     reasonCode = serializers.ChoiceField(
         choices=CloseReason.choices, required=False, allow_blank=True, allow_null=True, default="", source="reason_code"
     )
@@ -93,7 +94,7 @@ class AlertBulkIn(serializers.Serializer):
     reasonCode = serializers.ChoiceField(
         choices=CloseReason.choices, required=False, allow_blank=True, allow_null=True, default="", source="reason_code"
     )
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=NOTE_MAX_LENGTH)
     headlines = {
         "ids": {"max_length": f"At most {BULK_MAX} alerts at once"},
         "reasonCode": "Invalid reason code",

@@ -3,14 +3,12 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from compliance.aml.api.serializers import alerts as s
 from compliance.aml.filtersets import AlertFilterSet
 from compliance.aml.selectors import alerts as selectors
 from compliance.aml.services import alerts as services
 from compliance.casework.api.views.casework import CaseWorkViewSet, case_capabilities
-
-SINGLE = {"filter_backends": [], "pagination_class": None}
 
 
 class AlertViewSet(ApiViewSet):

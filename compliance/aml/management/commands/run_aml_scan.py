@@ -5,6 +5,7 @@ from django.utils import timezone
 
 from backoffice.filters import parse_date_bound
 from compliance.aml.engine.runner import scan
+from compliance.aml.models.rules import AMLRule
 
 
 def _moment(text: str, *, end: bool) -> dt.datetime:
@@ -31,7 +32,6 @@ class Command(BaseCommand):
         parser.add_argument("--rule", action="append", dest="rules", help="Only this ruleId (repeatable)")
 
     def handle(self, *args, since, until=None, rules=None, **options):
-        from compliance.aml.models.rules import AMLRule
 
         start = _moment(since, end=False)
         end = _moment(until, end=True) if until else timezone.now()

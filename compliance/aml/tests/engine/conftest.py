@@ -6,6 +6,7 @@ import pytest
 from compliance.aml.engine.base import Scope
 from compliance.aml.engine.runner import evaluate
 from compliance.aml.models.rules import AMLRule
+from compliance.aml.tests.factories import AMLRuleFactory
 from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 
 # A fixed clock keeps windows and day buckets deterministic: noon UTC on a Wednesday.
@@ -13,13 +14,11 @@ NOON = dt.datetime(2026, 6, 10, 12, 0, tzinfo=dt.UTC)
 
 
 def make_rule(rule_type: str, **params) -> AMLRule:
-    return AMLRule.objects.create(
+    return AMLRuleFactory(
         rule_id=f"T-{rule_type}-{AMLRule.objects.count()}",
-        name=f"Test {rule_type}",
         rule_type=rule_type,
         conditions={"ruleType": rule_type, **params},
         severity="HIGH",
-        is_active=True,
     )
 
 

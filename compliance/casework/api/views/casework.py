@@ -10,13 +10,11 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from backoffice.uploads import ATTACHMENT, SizeCapUploadHandler
 from compliance.casework.api.serializers.casework import AttachmentIn, AttachmentOut, CommentIn, CommentOut
 from compliance.casework.selectors.casework import attachments_of, comments_of
 from compliance.casework.services.casework import attachment_add, comment_add
-
-NO_LIST = {"filter_backends": [], "pagination_class": None}
 
 
 def case_capabilities(*, read: str, write: str) -> dict[str, str]:
@@ -40,7 +38,7 @@ class CaseWorkViewSet(ApiViewSet):
     @extend_schema(
         summary="The comment thread of the case, oldest first", request=None, responses={200: CommentOut(many=True)}
     )
-    @action(detail=True, methods=["get"], url_path="comments", **NO_LIST)
+    @action(detail=True, methods=["get"], url_path="comments", **SINGLE)
     def comments(self, request, **_):
         return self.ok(CommentOut(comments_of(**self._of()), many=True).data)
 
@@ -57,7 +55,7 @@ class CaseWorkViewSet(ApiViewSet):
         request=None,
         responses={200: AttachmentOut(many=True)},
     )
-    @action(detail=True, methods=["get"], url_path="attachments", **NO_LIST)
+    @action(detail=True, methods=["get"], url_path="attachments", **SINGLE)
     def attachments(self, request, **_):
         return self.ok(AttachmentOut(attachments_of(**self._of()), many=True, context={"request": request}).data)
 

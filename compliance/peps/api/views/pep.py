@@ -8,7 +8,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from backoffice.api import inputs
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from backoffice.errors import PayloadTooLarge, ValidationFailed
 from compliance.peps.api.serializers import pep as s
 from compliance.peps.filtersets import PEPFilterSet, PEPMatchFilterSet, PEPSearchFilterSet
@@ -18,7 +18,6 @@ from compliance.peps.services.pep_matches import pep_match_review
 
 PEP_REF = OpenApiParameter("pepId", str, OpenApiParameter.PATH, description="The PEP's id (UUID)")
 MATCH_REF = OpenApiParameter("matchId", str, OpenApiParameter.PATH, description="The match's id (UUID)")
-SINGLE = {"filter_backends": [], "pagination_class": None}
 CAPABILITY = "peps.manage"
 
 

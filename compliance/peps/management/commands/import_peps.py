@@ -14,8 +14,10 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from compliance.peps.choices import PEPCategory
-from compliance.peps.formats import FORMATS, UnreadableFile, read_rows, with_defaults
+from compliance.peps.errors import UnreadablePepFile
+from compliance.peps.formats import FORMATS
 from compliance.peps.models.pep import canonical_category
+from compliance.peps.services.imports import pep_file_rows
 from compliance.peps.services.pep import pep_import
 
 
@@ -34,15 +36,14 @@ class Command(BaseCommand):
         if category and canonical_category(category) is None:
             raise CommandError(f"--category must be one of: {', '.join(PEPCategory.values)}")
         try:
-            with open(file, encoding="utf-8-sig") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
+            with open(file, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc}") from None
         try:
-            format, rows = read_rows(text, format)
-            rows = list(with_defaults(rows, category=canonical_category(category or ""), source=source))
-        except UnreadableFile as exc:
-            raise CommandError(str(exc)) from None
+            format, rows = pep_file_rows(data=data, format=format, category=category, source=source)
+        except UnreadablePepFile as exc:
+            raise CommandError(f"Cannot read {file}: {' '.join(exc.details['file'])}") from None
         self.stdout.write(
             f"{file}: {format}, {len(rows):,} entries{' (dry run: nothing is written)' if dry_run else ''}"
         )

@@ -10,6 +10,7 @@ import sys
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
+from compliance.peps.models.pep import PEP
 from compliance.peps.selectors.pep import pending_peps, screening_coverage
 from compliance.peps.services.screening import screen_everything, screen_pending
 
@@ -22,7 +23,6 @@ class Command(BaseCommand):
         parser.add_argument("--no-progress", action="store_true")
 
     def handle(self, *args, all, no_progress, **options):
-        from compliance.peps.models.pep import PEP
 
         total = PEP.objects.filter(is_active=True).count() if all else pending_peps().count()
         bar = tqdm(total=total, unit="PEP", disable=no_progress or None, file=sys.stderr)

@@ -46,7 +46,13 @@ def test_the_full_workflow_over_http(clients, crew, make_sar):
 
 def test_acknowledged_can_close_directly(clients, make_sar):
     sar = make_sar(SARStatus.ACKNOWLEDGED)
-    assert put(clients["approver"], sar.pk, "CLOSED").status_code == 200
+    moves = SARTransition.objects.filter(sar=sar).count()
+    r = put(clients["approver"], sar.pk, "CLOSED")
+    assert r.status_code == 200 and r.json()["data"]["status"] == "CLOSED"
+    sar.refresh_from_db()
+    last = SARTransition.objects.filter(sar=sar).order_by("-created_at", "-id").first()
+    assert sar.status == SARStatus.CLOSED and SARTransition.objects.filter(sar=sar).count() == moves + 1
+    assert (last.from_status, last.to_status) == ("ACKNOWLEDGED", "CLOSED")
 
 
 def test_a_move_outside_the_table_is_409_invalid_transition(clients, make_sar):

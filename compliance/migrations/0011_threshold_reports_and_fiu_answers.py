@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('compliance', '0009_pep_search_trigram_indexes'),
+        ('compliance', '0010_index_slip_tolerant_pep_name_keys'),
         ('kyc', '0011_transaction_decisions_and_cash'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

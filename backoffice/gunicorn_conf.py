@@ -1,0 +1,30 @@
+"""gunicorn's configuration module (``scripts/serve``: ``-c python:backoffice.gunicorn_conf``).
+
+Loaded by gunicorn's master before Django is set up, so it imports nothing of Django:
+
+* logs: gunicorn's own events (worker boots, timeouts, signals) as the same JSON lines as the app's
+  (``backoffice.logs``); requests are logged by the app (``backoffice.requestlog``), with their route and
+  principal, so gunicorn's access log stays off.
+* metrics: at start, the multiprocess directory loses the files of processes that are gone (an earlier run);
+  when a worker exits (a restart, a timeout, a crash) its live gauges are removed with it.
+"""
+
+import os
+
+from backoffice import metrics
+from backoffice.logs import logging_config
+
+logconfig_dict = logging_config(
+    fmt=os.environ.get("LOG_FORMAT") or "json", level=(os.environ.get("LOG_LEVEL") or "INFO").upper()
+)
+
+
+def on_starting(server):
+    path = metrics.multiprocess_dir()
+    if path:
+        removed = metrics.clean_dead_processes(path)
+        server.log.info("metrics directory %s: %d files of ended processes removed", path, len(removed))
+
+
+def child_exit(server, worker):
+    metrics.process_dead(worker.pid)

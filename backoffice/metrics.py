@@ -1,0 +1,154 @@
+"""Prometheus metrics, correct across every gunicorn worker and Celery process of a machine.
+
+The processes of one machine share the directory ``PROMETHEUS_MULTIPROC_DIR`` (``scripts/serve`` and
+``scripts/worker`` set it up): prometheus-client then keeps every value in a memory-mapped file per
+process, and a scrape of ``GET /metrics`` (``backoffice.api.operations.MetricsView``) adds up the files of
+all of them. Without the variable (tests, ``manage.py`` commands) the values live in the process.
+
+Two kinds of metric:
+
+* **Recorded** as things happen, defined here (requests, tasks) or in the app that records them
+  (``verification.metrics``): module-level objects, written from any process.
+* **Computed at scrape time** by a collector that asks the database or the broker (queue depth, open
+  alerts, jobs by status). A higher app registers its own from ``AppConfig.ready()`` with
+  ``register_collector`` and the foundation never imports it. A collector must be cheap (a count on an
+  indexed column), and one that fails is logged and left out of that scrape, never a failed scrape.
+"""
+
+import logging
+import os
+from collections.abc import Callable, Iterable
+from glob import glob
+
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.metrics_core import Metric
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
+
+logger = logging.getLogger("backoffice.metrics")
+
+# prometheus-client writes into PROMETHEUS_MULTIPROC_DIR from the first metric on and fails when it is
+# missing: a command run with the servers' environment (manage.py migrate) must not stop for that.
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+_LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+_TASK_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900)
+
+HTTP_REQUEST_DURATION = Histogram(
+    "vikela_http_request_duration_seconds",
+    "Time to answer a request, by route template, method and status",
+    ["route", "method", "status"],
+    buckets=_LATENCY_BUCKETS,
+)
+HTTP_REQUESTS_IN_PROGRESS = Gauge(
+    "vikela_http_requests_in_progress",
+    "Requests being answered now (live processes only)",
+    multiprocess_mode="livesum",
+)
+TASK_DURATION = Histogram(
+    "vikela_task_duration_seconds",
+    "Time a background task ran, by task and outcome (success, failure, retry)",
+    ["task", "outcome"],
+    buckets=_TASK_BUCKETS,
+)
+TASK_FAILURES = Counter("vikela_task_failures_total", "Background tasks that ended in an error, by task", ["task"])
+TASK_RETRIES = Counter("vikela_task_retries_total", "Background tasks sent back for a retry, by task", ["task"])
+PERIODIC_SKIPPED = Counter(
+    "vikela_periodic_skipped_total",
+    "Periodic runs not sent because their period was already scheduled (another beat, a restart)",
+    ["name"],
+)
+
+Collect = Callable[[], Iterable[Metric]]
+_collectors: dict[str, Collect] = {}
+
+
+def register_collector(name: str, collect: Collect) -> None:
+    """Add a scrape-time collector: ``collect()`` yields prometheus-client metric families.
+
+    Keyed by ``name`` so that ``ready()`` running twice registers it once.
+    """
+    _collectors[name] = collect
+
+
+def collector_names() -> list[str]:
+    return sorted(_collectors)
+
+
+def multiprocess_dir() -> str | None:
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    return path if path and os.path.isdir(path) else None
+
+
+class _ScrapeTime:
+    """The registered collectors as one prometheus-client collector; a failing one is left out."""
+
+    def collect(self):
+        for name, collect in list(_collectors.items()):
+            try:
+                families = list(collect())
+            except Exception:
+                logger.exception("metrics collector %s failed", name)
+                continue
+            yield from families
+
+
+class _Recorded:
+    """The recorded metrics of this process (no multiprocess directory)."""
+
+    def collect(self):
+        yield from REGISTRY.collect()
+
+
+def exposition() -> bytes:
+    """The Prometheus text of one scrape: every process's recorded metrics, then the scrape-time ones."""
+    registry = CollectorRegistry(auto_describe=False)
+    path = multiprocess_dir()
+    if path:
+        MultiProcessCollector(registry, path=path)
+    else:
+        registry.register(_Recorded())
+    registry.register(_ScrapeTime())
+    return generate_latest(registry)
+
+
+def clean_dead_processes(path: str, *, alive: Callable[[int], bool] | None = None) -> list[str]:
+    """Remove the files of processes that are gone (a run before this one); returns what was removed.
+
+    Called when a server or a worker starts. Files of live processes stay: the Celery worker and gunicorn
+    of one machine share the directory and start in either order.
+    """
+    alive = alive or _alive
+    removed = []
+    for name in glob(os.path.join(path, "*.db")):
+        pid = _pid_of(name)
+        if pid is not None and not alive(pid):
+            os.remove(name)
+            removed.append(name)
+    return removed
+
+
+def process_dead(pid: int) -> None:
+    """A process of this machine ended: its live gauges go (its counters and histograms stay counted)."""
+    if multiprocess_dir():
+        mark_process_dead(pid)
+
+
+def _pid_of(file_name: str) -> int | None:
+    stem = os.path.basename(file_name).rsplit(".", 1)[0]
+    try:
+        return int(stem.rsplit("_", 1)[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        return True
+    return True
