@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint format migrate demo bench bench-kyc bench-sars bench-aml bench-uploads bench-vendor-kyc bench-peps bench-verification clean
+.PHONY: install run serve test test-fast lint format migrate demo bench bench-kyc bench-sars bench-aml bench-uploads bench-vendor-kyc bench-peps bench-verification clean
 
 install: $(STAMP)
 
@@ -52,6 +52,11 @@ test: install lint
 		$(PY) manage.py check --deploy --fail-level WARNING
 	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
 		$(PY) -m pytest $(PYTEST_ARGS)
+
+# The inner loop: lint and the tests that take seconds, not the slow, browser and outage ones (make test runs all).
+test-fast: install lint
+	ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789 \
+		$(PY) -m pytest -m "not slow and not browser and not outage" $(PYTEST_ARGS)
 
 # Benchmarks load large data sets into their own PostgreSQL databases; run them on purpose, not in CI.
 bench: bench-kyc bench-sars bench-aml bench-peps bench-verification

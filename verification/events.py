@@ -15,6 +15,7 @@ class Action(StrEnum):
     CREATE = "verification.create"
     PROCESS = "verification.process"
     DECIDE = "verification.decide"
+    QUEUE = "verification.queue"
 
 
 VERIFICATION_JOB = "verification_job"
@@ -28,6 +29,13 @@ def job_created(*, actor: Actor, job: VerificationJob, images: list[str]) -> Aud
         object_type=VERIFICATION_JOB,
         object_id=job.pk,
         changes={"user_id": str(job.user_id), "images": sorted(images)},
+    )
+
+
+def job_queued(*, actor: Actor, job: VerificationJob) -> AuditLog:
+    """A run was sent to the background (``?async=true``): a worker, or a thread of the server without a broker."""
+    return audit_record(
+        actor=actor, action=Action.QUEUE, object_type=VERIFICATION_JOB, object_id=job.pk, changes={"async": True}
     )
 
 

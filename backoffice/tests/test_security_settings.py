@@ -9,7 +9,7 @@ import pytest
 from backoffice.tests.factories import StaffFactory
 from backoffice.tests.servers import ROOT, app_env
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 SETTINGS = [
     "SECURE_SSL_REDIRECT",
     "SESSION_COOKIE_SECURE",

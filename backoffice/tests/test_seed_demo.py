@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from backoffice.models import Staff
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def counts():

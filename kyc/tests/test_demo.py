@@ -8,7 +8,7 @@ from django.db.models import Sum
 from kyc.choices import CREDIT_TYPES, RiskRating, VerificationStatus
 from kyc.models import KycDocument, PlatformUser, Transaction, VerificationRecord
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def snapshot():

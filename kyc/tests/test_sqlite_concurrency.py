@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="checks the SQLite set-up; PostgreSQL runs skip it")
+@pytest.mark.slow
 def test_eighty_parallel_ledger_writes_on_one_sqlite_file(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "ENVIRONMENT": "test"}
     env.pop("REDIS_URL", None)

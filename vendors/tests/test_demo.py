@@ -9,7 +9,7 @@ from vendors.choices import VendorKycStatus
 from vendors.models import Vendor, VendorDocument, VendorKycChange
 from vendors.selectors import document_duplicates
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def snapshot():

@@ -319,7 +319,7 @@ def _running(job: VerificationJob) -> bool:
     return job.status == JobStatus.PROCESSING and job.claimed_at is not None and job.claimed_at >= stale
 
 
-def job_process_later(*, job: VerificationJob, actor=None) -> tuple[VerificationJob, bool]:
+def job_process_later(*, job: VerificationJob, actor: Actor = None) -> tuple[VerificationJob, bool]:
     """Have ``job`` processed in the background; (the job as it is now, whether a run was started).
 
     What would make the run fail at once is answered here, in the request: 404 when the user is gone, 400
@@ -338,7 +338,7 @@ def job_process_later(*, job: VerificationJob, actor=None) -> tuple[Verification
         return job, False
     actor_id = str(actor.pk) if actor is not None else None
     dispatch(process_job, args=(str(job.pk),), kwargs={"actor_id": actor_id}, background=True)
-    _audit(actor=actor, action="verification.queue", job=job, changes={"async": True})
+    events.job_queued(actor=actor, job=job)
     return job, True
 
 

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from backoffice.tests.hostile.corpus import CASES, CORPUS_BODY_LIMIT, CORPUS_FIELD_LIMIT, Operation, operations
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def row_counts() -> dict:

@@ -15,7 +15,7 @@ from compliance.sars.tests.sar.conftest import client_for
 from kyc import demo as kyc_demo
 from vendors import demo as vendors_demo
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_every_demo_sar_exports_a_valid_goaml_report(media, subset_schema):

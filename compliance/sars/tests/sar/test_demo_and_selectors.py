@@ -22,6 +22,7 @@ def demo_world(db):
     return out
 
 
+@pytest.mark.slow
 def test_the_demo_has_sars_in_every_state_and_running_it_twice_changes_nothing(demo_world):
     demo.seed(io.StringIO())
     assert set(SAR.objects.values_list("status", flat=True)) == set(SARStatus.values)
@@ -35,6 +36,7 @@ def test_the_demo_has_sars_in_every_state_and_running_it_twice_changes_nothing(d
     assert any("UNDER_INVESTIGATION" not in p for p in closed_paths)
 
 
+@pytest.mark.slow
 def test_demo_sars_respect_four_eyes(demo_world):
     demo.seed(io.StringIO())
     reviewed = list(SAR.objects.exclude(reviewed_by=None))

@@ -12,6 +12,7 @@ move, and nothing changed by a refused move.
 import datetime as dt
 from decimal import Decimal
 
+import pytest
 from django.test import override_settings
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -26,6 +27,8 @@ from compliance.sars.models.sar import SAR, SARTransition
 from compliance.sars.services.sar import sar_create
 from compliance.sars.tests.sar.conftest import ALLOWED
 from kyc.models import PlatformUser
+
+pytestmark = pytest.mark.slow
 
 # Written from the contract's role table, independently of TARGET_CAPABILITY.
 MAY_FILE_AND_REVIEW = {StaffRole.COMPLIANCE_OFFICER, StaffRole.MLRO, StaffRole.ADMIN}
