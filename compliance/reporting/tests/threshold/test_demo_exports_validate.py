@@ -20,7 +20,7 @@ from compliance.sars.tests.sar.conftest import client_for
 from kyc import demo as kyc_demo
 from vendors import demo as vendors_demo
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 URL = "/api/v1/admin/aml/threshold-reports"
 
 

@@ -19,6 +19,7 @@ from kyc.tests.factories import PlatformUserFactory
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(first=any_script_name, last=any_script_name, occupation=st.text(max_size=400))
 def test_a_batch_on_customers_with_any_name_validates(rule, staff, first, last, occupation):

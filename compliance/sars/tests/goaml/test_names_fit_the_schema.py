@@ -102,6 +102,7 @@ def test_a_long_name_is_cut_at_a_word_boundary():
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(first=any_script_name, last=any_script_name, vendor=any_script_name)
 def test_a_sar_on_anyone_with_any_name_validates(subject, crew, subset_schema, first, last, vendor):
