@@ -3,7 +3,8 @@
 ``threshold_report_for_transaction`` runs on ``kyc.hooks.transaction_recorded``
 for every ledger row, inside the ledger's transaction and under the user's row
 lock, so whatever path records cash (the intake, the demo, a test) opens the
-report; two cash transactions of one user queue on that lock, and the unique
+report (and on ``kyc.hooks.transaction_completed``, for a held row released
+later); two cash transactions of one user queue on that lock, and the unique
 constraint on (user, day) stops a second report even from a writer that took
 no lock. Batches are prepared by compliance staff and submitted by an MLRO or
 admin who did not prepare them (four eyes); each write has its audit entry.
