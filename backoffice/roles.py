@@ -29,6 +29,8 @@ _COMPLIANCE = _SUPPORT | {
 _MLRO = _COMPLIANCE | {
     "sars.approve",
     "rules.write",
+    # deciding another person's rule change under four eyes (RULE_FOUR_EYES)
+    "rules.approve",
 }
 _FINANCE = {
     "users.read",

@@ -17,6 +17,7 @@ from backoffice.settings.deadlines import *  # noqa: F401,F403
 from backoffice.settings.goaml import *  # noqa: F401,F403
 from backoffice.settings.peps import *  # noqa: F401,F403
 from backoffice.settings.ratelimits import *  # noqa: F401,F403
+from backoffice.settings.rules import *  # noqa: F401,F403
 from backoffice.settings.security import *  # noqa: F401,F403
 from backoffice.settings.storage import *  # noqa: F401,F403
 from backoffice.settings.vendors import *  # noqa: F401,F403

@@ -3,6 +3,7 @@
 import uuid
 
 from backoffice.errors import NotFound
+from compliance.aml.models.governance import RuleProposal
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 
 RULE_NOT_FOUND = "Rule not found"
@@ -27,4 +28,24 @@ def rule_list():
 
 
 def rule_versions(rule: AMLRule):
-    return AMLRuleVersion.objects.filter(rule=rule).select_related("changed_by").order_by("-version")
+    return AMLRuleVersion.objects.filter(rule=rule).select_related("changed_by", "approved_by").order_by("-version")
+
+
+def rule_proposals(rule: AMLRule):
+    return (
+        RuleProposal.objects.filter(rule=rule)
+        .select_related("rule", "proposed_by", "decided_by")
+        .order_by("-created_at")
+    )
+
+
+def proposal_get(rule: AMLRule, ref: str) -> RuleProposal:
+    """A proposal of ``rule`` by its id; NotFound otherwise (also for another rule's proposal)."""
+    try:
+        pk = uuid.UUID(str(ref))
+    except ValueError:
+        raise NotFound("Proposal not found") from None
+    proposal = RuleProposal.objects.filter(rule=rule, pk=pk).select_related("rule", "proposed_by").first()
+    if proposal is None:
+        raise NotFound("Proposal not found")
+    return proposal
