@@ -30,7 +30,8 @@ demo: migrate
 run: demo
 	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} $(PY) manage.py collectstatic --noinput -v0
 	@echo "Serving on http://$(HOST):$(PORT)  (API http://$(HOST):$(PORT)/api/v1, admin http://$(HOST):$(PORT)/admin/)"
-	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} ./scripts/serve $(HOST) $(PORT)
+	@# the demo runs as a bank would: a change to a live rule waits for a second person (RULE_FOUR_EYES)
+	RULE_FOUR_EYES=$${RULE_FOUR_EYES:-true} SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} ./scripts/serve $(HOST) $(PORT)
 
 lint: install
 	$(VENV)/bin/ruff check .

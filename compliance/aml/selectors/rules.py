@@ -49,3 +49,54 @@ def proposal_get(rule: AMLRule, ref: str) -> RuleProposal:
     if proposal is None:
         raise NotFound("Proposal not found")
     return proposal
+
+
+# ---------------------------------------------------------------- differences between versions
+
+# snapshot keys compared field by field; conditions are compared parameter by parameter
+_TOP_LEVEL = ("name", "description", "category", "severity", "priority", "isActive", "actions")
+SNAPSHOT_KEYS = {"is_active": "isActive"}
+
+
+def snapshot_diff(before: dict | None, after: dict) -> list[tuple[str, object, object]]:
+    """(what, was, now) for every field and every condition parameter that differs; all of ``after`` when new."""
+    before = before or {}
+    changes: list[tuple[str, object, object]] = []
+    old_c, new_c = before.get("conditions") or {}, after.get("conditions") or {}
+    for name in dict.fromkeys([*old_c, *new_c]):
+        if old_c.get(name) != new_c.get(name):
+            label = "ruleType" if name == "ruleType" else f"conditions.{name}"
+            changes.append((label, old_c.get(name), new_c.get(name)))
+    for key in _TOP_LEVEL:
+        if before.get(key) != after.get(key):
+            if key == "actions":
+                old_a, new_a = before.get(key) or {}, after.get(key) or {}
+                for name in dict.fromkeys([*old_a, *new_a]):
+                    if old_a.get(name) != new_a.get(name):
+                        changes.append((f"actions.{name}", old_a.get(name), new_a.get(name)))
+            else:
+                changes.append((key, before.get(key), after.get(key)))
+    return changes
+
+
+def rule_history(rule: AMLRule) -> list[dict]:
+    """Every version, newest first, with its differences from the one before (one query, people included)."""
+    versions = list(
+        AMLRuleVersion.objects.filter(rule=rule).select_related("changed_by", "approved_by").order_by("version")
+    )
+    history, previous = [], None
+    for version in versions:
+        history.append({"version": version, "changes": snapshot_diff(previous, version.snapshot)})
+        previous = version.snapshot
+    return history[::-1]
+
+
+def proposal_diff(proposal: RuleProposal) -> list[tuple[str, object, object]]:
+    """What a proposal would change, parameter by parameter, against the version it was made on."""
+    base = (
+        AMLRuleVersion.objects.filter(rule_id=proposal.rule_id, version=proposal.base_version)
+        .values_list("snapshot", flat=True)
+        .first()
+    ) or {}
+    after = {**base, **{SNAPSHOT_KEYS.get(k, k): v for k, v in proposal.changes.items()}}
+    return snapshot_diff(base, after)

@@ -1,0 +1,155 @@
+"""Rule change proposals (decided here by a second person) and per-user snoozes, in the admin site."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.template.response import TemplateResponse
+from django.utils.html import format_html, format_html_join
+from unfold.admin import ModelAdmin
+
+from backoffice.admin_base import ServiceErrorsAdminMixin
+from backoffice.errors import DomainError
+from compliance.aml.models.governance import RuleProposal, RuleSnooze
+from compliance.aml.selectors import rules as selectors
+from compliance.aml.services import governance
+
+
+def _show(value) -> str:
+    if value is None:
+        return "—"
+    return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+
+
+class RejectForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Why the change is rejected")
+
+
+@admin.register(RuleProposal)
+class RuleProposalAdmin(ModelAdmin):
+    """Proposed rule changes; an MLRO or admin who did not propose one approves or rejects it."""
+
+    list_display = ("rule", "status", "proposed_by", "created_at", "change_summary", "reason")
+    list_filter = ("status",)
+    list_select_related = ("rule", "proposed_by")
+    search_fields = ("rule__rule_id", "rule__name", "reason")
+    ordering = ("-created_at",)
+    fields = (
+        "rule",
+        "status",
+        "base_version",
+        "change_table",
+        "reason",
+        "proposed_by",
+        "created_at",
+        "decided_by",
+        "decided_at",
+        "decision_reason",
+        "resulting_version",
+    )
+    readonly_fields = fields
+    actions = ["approve_selected", "reject_selected"]
+
+    @admin.display(description="Changes")
+    def change_summary(self, obj):
+        return "; ".join(f"{what}: {_show(was)} → {_show(now)}" for what, was, now in selectors.proposal_diff(obj))
+
+    @admin.display(description="Changes, parameter by parameter")
+    def change_table(self, obj):
+        rows = [(what, _show(was), _show(now)) for what, was, now in selectors.proposal_diff(obj)]
+        return format_html(
+            '<table class="vk-table" data-testid="proposal-diff"><thead><tr><th>What</th><th>Now</th>'
+            "<th>Proposed</th></tr></thead><tbody>{}</tbody></table>",
+            format_html_join("", "<tr><td><code>{}</code></td><td>{}</td><td><strong>{}</strong></td></tr>", rows),
+        )
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_decide_permission(self, request):
+        has = getattr(request.user, "has_capability", None)
+        return bool(has and has("rules.approve"))
+
+    @admin.action(description="Approve the selected changes", permissions=["decide"])
+    def approve_selected(self, request, queryset):
+        for proposal in queryset.select_related("rule"):
+            try:
+                governance.proposal_approve(proposal=proposal, actor=request.user)
+            except DomainError as exc:
+                self.message_user(request, f"{proposal.rule.rule_id}: {exc.message}", messages.ERROR)
+                continue
+            self.message_user(request, f"{proposal.rule.rule_id}: change approved and in force.", messages.SUCCESS)
+
+    @admin.action(description="Reject the selected changes…", permissions=["decide"])
+    def reject_selected(self, request, queryset):
+        proposals = list(queryset.select_related("rule", "proposed_by"))
+        form = RejectForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            reason = form.cleaned_data["reason"]
+            for proposal in proposals:
+                try:
+                    governance.proposal_reject(proposal=proposal, actor=request.user, reason=reason)
+                except DomainError as exc:
+                    self.message_user(request, f"{proposal.rule.rule_id}: {exc.message}", messages.ERROR)
+                    continue
+                self.message_user(request, f"{proposal.rule.rule_id}: change rejected.", messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Reject rule changes",
+            "opts": self.opts,
+            "proposals": proposals,
+            "form": form,
+            "action": "reject_selected",
+        }
+        return TemplateResponse(request, "compliance/proposal_reject.html", context)
+
+
+class SnoozeForm(forms.ModelForm):
+    class Meta:
+        model = RuleSnooze
+        fields = ("rule", "user", "expires_at", "reason")
+
+
+@admin.register(RuleSnooze)
+class RuleSnoozeAdmin(ServiceErrorsAdminMixin, ModelAdmin):
+    """A rule switched off for one customer until a date, with the reason; ending one early is audited."""
+
+    form = SnoozeForm
+    list_display = ("rule", "user", "expires_at", "in_force_display", "created_by", "reason")
+    list_select_related = ("rule", "user", "created_by")
+    list_filter = ("rule",)
+    raw_id_fields = ("user",)
+    ordering = ("-created_at",)
+    actions = ["end_selected"]
+
+    @admin.display(description="In force", boolean=True)
+    def in_force_display(self, obj):
+        return obj.in_force
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("rule", "user", "expires_at", "reason", "ended_at", "created_by", "created_at") if obj else ()
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        created = governance.rule_snooze(
+            rule=obj.rule, user=obj.user, actor=request.user, expires_at=obj.expires_at, reason=obj.reason
+        )
+        obj.pk = created.pk
+        obj._state.adding = False
+
+    @admin.action(description="End the selected snoozes now", permissions=["change"])
+    def end_selected(self, request, queryset):
+        for snooze in queryset:
+            try:
+                governance.rule_snooze_end(snooze=snooze, actor=request.user)
+            except DomainError as exc:
+                self.message_user(request, f"{snooze}: {exc.message}", messages.ERROR)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
