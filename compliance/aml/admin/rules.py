@@ -414,6 +414,11 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                 )
             except DomainError as exc:
                 form.add_error(None, exc.message)
+        names = {u["id"]: f"{u['firstName']} {u['lastName']}".strip() for u in (result.users if result else [])}
+
+        def rows(hits):
+            return [(names.get(str(h.user_id), str(h.user_id)), len(h.transaction_ids), h.details) for h in hits[:200]]
+
         context = {
             **self.admin_site.each_context(request),
             "title": f"Backtest {rule.rule_id}",
@@ -421,6 +426,8 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             "rule": rule,
             "form": form,
             "result": result,
+            "hit_rows": rows(result.hits) if result else [],
+            "dropped_rows": rows(result.dropped) if result else [],
         }
         return TemplateResponse(request, "compliance/rule_backtest.html", context)
 
