@@ -2,6 +2,7 @@
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.views.main import ChangeList
 from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
@@ -17,6 +18,16 @@ def _show(value) -> str:
     if value is None:
         return "—"
     return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+
+
+class DiffChangeList(ChangeList):
+    """Attaches each listed proposal's differences (one query for the page)."""
+
+    def get_results(self, request):
+        super().get_results(request)
+        diffs = selectors.proposal_diffs(self.result_list)
+        for proposal in self.result_list:
+            proposal.diff = diffs[proposal.pk]
 
 
 class RejectForm(forms.Form):
@@ -48,9 +59,15 @@ class RuleProposalAdmin(ModelAdmin):
     readonly_fields = fields
     actions = ["approve_selected", "reject_selected"]
 
+    def get_changelist(self, request, **kwargs):
+        return DiffChangeList
+
     @admin.display(description="Changes")
     def change_summary(self, obj):
-        return "; ".join(f"{what}: {_show(was)} → {_show(now)}" for what, was, now in selectors.proposal_diff(obj))
+        diff = getattr(obj, "diff", None)
+        if diff is None:
+            diff = selectors.proposal_diff(obj)
+        return "; ".join(f"{what}: {_show(was)} → {_show(now)}" for what, was, now in diff)
 
     @admin.display(description="Changes, parameter by parameter")
     def change_table(self, obj):

@@ -40,6 +40,20 @@ def _period_days(request) -> int:
     return PERIODS.get(request.GET.get("period", DEFAULT_PERIOD), PERIODS[DEFAULT_PERIOD])
 
 
+def _once(method):
+    """Compute a read-only panel once per object and page: the admin's templates may ask for it several times."""
+    attr = f"_panel_{method.__name__}"
+
+    def wrapper(self, obj):
+        if not hasattr(obj, attr):
+            setattr(obj, attr, method(self, obj))
+        return getattr(obj, attr)
+
+    wrapper.__name__ = method.__name__
+    wrapper.__doc__ = method.__doc__
+    return wrapper
+
+
 def _hours(hours: float | None) -> str:
     if hours is None:
         return "—"
@@ -257,14 +271,16 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     # ---------------------------------------------------------------- read-only panels
 
     @admin.display(description="Waiting for approval")
+    @_once
     def pending_proposals(self, obj):
         pending = [p for p in selectors.rule_proposals(obj) if p.status == "PENDING"]
         if not pending:
             return "None."
+        diffs = selectors.proposal_diffs(pending)
         rows = []
         for proposal in pending:
             link = reverse("admin:compliance_ruleproposal_change", args=[proposal.pk])
-            changes = "; ".join(f"{w}: {_show(a)} → {_show(b)}" for w, a, b in selectors.proposal_diff(proposal))
+            changes = "; ".join(f"{w}: {_show(a)} → {_show(b)}" for w, a, b in diffs[proposal.pk])
             who = proposal.proposed_by.email if proposal.proposed_by else "—"
             rows.append((link, who, proposal.created_at.strftime("%Y-%m-%d %H:%M"), changes, proposal.reason))
         return format_html(
@@ -278,6 +294,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         )
 
     @admin.display(description="Version history (parameter by parameter)")
+    @_once
     def version_history(self, obj):
         rows = []
         for entry in selectors.rule_history(obj):
@@ -305,6 +322,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         )
 
     @admin.display(description="Alerts per week (last 90 days)")
+    @_once
     def outcome_chart(self, obj):
         since = timezone.now() - dt.timedelta(days=90)
         weeks = outcome_selectors.rule_outcome_weeks(obj, since=since)

@@ -91,12 +91,27 @@ def rule_history(rule: AMLRule) -> list[dict]:
     return history[::-1]
 
 
+def proposal_diffs(proposals) -> dict:
+    """proposal pk -> what it would change, parameter by parameter, against the version it was made on.
+
+    One query for all the base versions, however many proposals.
+    """
+    proposals = list(proposals)
+    wanted = {(p.rule_id, p.base_version) for p in proposals}
+    bases: dict = {}
+    if wanted:
+        rows = AMLRuleVersion.objects.filter(
+            rule_id__in={r for r, _ in wanted}, version__in={v for _, v in wanted}
+        ).values_list("rule_id", "version", "snapshot")
+        bases = {(rule_id, version): snapshot for rule_id, version, snapshot in rows}
+    diffs = {}
+    for proposal in proposals:
+        base = bases.get((proposal.rule_id, proposal.base_version)) or {}
+        after = {**base, **{SNAPSHOT_KEYS.get(k, k): v for k, v in proposal.changes.items()}}
+        diffs[proposal.pk] = snapshot_diff(base, after)
+    return diffs
+
+
 def proposal_diff(proposal: RuleProposal) -> list[tuple[str, object, object]]:
-    """What a proposal would change, parameter by parameter, against the version it was made on."""
-    base = (
-        AMLRuleVersion.objects.filter(rule_id=proposal.rule_id, version=proposal.base_version)
-        .values_list("snapshot", flat=True)
-        .first()
-    ) or {}
-    after = {**base, **{SNAPSHOT_KEYS.get(k, k): v for k, v in proposal.changes.items()}}
-    return snapshot_diff(base, after)
+    """What one proposal would change, parameter by parameter, against the version it was made on."""
+    return proposal_diffs([proposal])[proposal.pk]

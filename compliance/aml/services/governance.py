@@ -69,6 +69,17 @@ def rule_change(
     diff = {name: value for name, value in changes.items() if getattr(locked, name) != value}
     if not needs_approval(locked, diff):
         return ChangeOutcome(rule=rule_update(rule=locked, actor=actor, changes=changes, action=action, reason=reason))
+    return ChangeOutcome(rule=locked, proposal=rule_propose(rule=locked, actor=actor, changes=diff, reason=reason))
+
+
+@transaction.atomic
+def rule_propose(*, rule: AMLRule, actor, changes: dict[str, Any], reason: str = "") -> RuleProposal:
+    """Record ``changes`` as a proposal a second person decides; validated now, nothing applied."""
+    changes = rule_check_changes(changes)
+    locked = AMLRule.objects.select_for_update().get(pk=rule.pk)
+    diff = {name: value for name, value in changes.items() if getattr(locked, name) != value}
+    if not diff:
+        raise ValidationFailed("Nothing to propose: every value is already the rule's")
     rule_validate_changes(locked, diff)
     proposal = RuleProposal.objects.create(
         rule=locked, base_version=locked.version, changes=diff, reason=reason or "", proposed_by=actor
@@ -87,7 +98,7 @@ def rule_change(
             "reason": reason or "",
         },
     )
-    return ChangeOutcome(rule=locked, proposal=proposal)
+    return proposal
 
 
 @transaction.atomic
