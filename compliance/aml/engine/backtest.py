@@ -33,9 +33,15 @@ class BacktestResult:
 
 
 def candidate_rule(rule: AMLRule, conditions: dict | None) -> AMLRule:
-    """An unsaved copy of ``rule`` carrying ``conditions`` (validated: 400 naming the bad parameters)."""
+    """An unsaved copy of ``rule`` carrying ``conditions`` (validated: 400 naming the bad parameters).
+
+    Conditions without a ``ruleType`` are read as changes to the rule's own
+    parameters (``{"thresholdAmount": 4000}``); with one, they replace them, as in an update.
+    """
     if conditions is None:
         return rule
+    if isinstance(conditions, dict) and "ruleType" not in conditions:
+        conditions = {**(rule.conditions or {}), **conditions}
     errors = validate_conditions(conditions)
     if errors:
         raise ValidationFailed("Validation error", details=errors)

@@ -1,5 +1,7 @@
 """AML rule shapes: the record clients read, and the create/update bodies."""
 
+import datetime as dt
+
 from rest_framework import serializers
 
 from backoffice.api.serializers import BoundedJSONField, BoundedJSONObjectField, RejectUnknownFieldsMixin
@@ -183,6 +185,10 @@ class BacktestIn(RejectUnknownFieldsMixin, serializers.Serializer):
         return fields
 
     def validate(self, attrs):
+        raw_to = self.initial_data.get("to") if hasattr(self.initial_data, "get") else None
+        if isinstance(raw_to, str) and len(raw_to.strip()) == 10:
+            # a bare date as the end means the whole of that day
+            attrs["until"] = attrs["until"] + dt.timedelta(days=1) - dt.timedelta(microseconds=1)
         if attrs["since"] > attrs["until"]:
             raise serializers.ValidationError({"to": ["Must not be before from."]})
         return attrs

@@ -114,7 +114,8 @@ class RuleViewSet(ApiViewSet):
         proposal = selectors.proposal_get(selectors.rule_get(ruleId), id)
         note = self.input(s.ProposalDecisionIn).get("reason", "")
         proposal = governance.proposal_approve(proposal=proposal, actor=request.user, note=note)
-        return self.ok(s.ProposalOut(proposal).data, message="Change approved")
+        rule = selectors.rule_get(str(proposal.rule_id))
+        return self.ok({**s.ProposalOut(proposal).data, "rule": s.RuleOut(rule).data}, message="Change approved")
 
     @extend_schema(
         summary="Reject a proposed change with a reason (MLRO or admin, not the proposer)",

@@ -98,3 +98,13 @@ def test_officers_may_backtest_support_may_not(officer, staff_client, threshold_
     assert officer[0].post(f"{URL}/{threshold_rule['ruleId']}/backtest", WINDOW, format="json").status_code == 200
     support, _ = staff_client(StaffRole.SUPPORT)
     assert support.post(f"{URL}/{threshold_rule['ruleId']}/backtest", WINDOW, format="json").status_code == 403
+
+
+def test_a_bare_date_as_the_end_takes_the_whole_day_and_partial_conditions_change_the_rules_own(
+    mlro, ledger, threshold_rule
+):
+    # the ledger's rows are on 10 March from noon on
+    data = run(mlro[0], threshold_rule, **{"from": "2026-03-10", "to": "2026-03-10"})
+    assert len(data["hits"]) == 2
+    lower = run(mlro[0], threshold_rule, conditions={"thresholdAmount": 2500})
+    assert len(lower["hits"]) == 3 and len(lower["added"]) == 1

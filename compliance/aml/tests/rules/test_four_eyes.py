@@ -57,6 +57,7 @@ def test_another_mlro_approves_and_the_version_names_both(four_eyes, mlro, staff
     r = approver_client.post(f"{URL}/{active_rule['ruleId']}/proposals/{proposal['id']}/approve", {}, format="json")
     assert r.status_code == 200, r.json()
     assert r.json()["data"]["status"] == "APPROVED" and r.json()["data"]["version"] == 2
+    assert r.json()["data"]["rule"]["conditions"] == CONDITIONS
     rule = AMLRule.objects.get(pk=active_rule["id"])
     assert rule.version == 2 and rule.conditions == CONDITIONS
     newest = client.get(f"{URL}/{active_rule['ruleId']}/versions").json()["data"][0]
