@@ -127,9 +127,38 @@ class RuleProposalAdmin(ModelAdmin):
 
 
 class SnoozeForm(forms.ModelForm):
+    """The customer is named by phone number or id (a select of every customer would not load)."""
+
+    customer = forms.CharField(label="Customer", help_text="Phone number (+268…) or the customer's id")
+
     class Meta:
         model = RuleSnooze
-        fields = ("rule", "user", "expires_at", "reason")
+        fields = ("rule", "expires_at", "reason")
+
+    def clean_customer(self):
+        import uuid
+
+        from kyc.models import PlatformUser
+
+        ref = self.cleaned_data["customer"].strip()
+        user = PlatformUser.objects.filter(phone_number=ref).first()
+        if user is None:
+            try:
+                user = PlatformUser.objects.filter(pk=uuid.UUID(ref)).first()
+            except ValueError:
+                user = None
+        if user is None:
+            raise forms.ValidationError("No customer with this phone number or id.")
+        self.instance.user = user
+        return ref
+
+    def clean_expires_at(self):
+        from django.utils import timezone
+
+        expires_at = self.cleaned_data["expires_at"]
+        if expires_at <= timezone.now():
+            raise forms.ValidationError("Must be in the future.")
+        return expires_at
 
 
 @admin.register(RuleSnooze)
@@ -140,7 +169,6 @@ class RuleSnoozeAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     list_display = ("rule", "user", "expires_at", "in_force_display", "created_by", "reason")
     list_select_related = ("rule", "user", "created_by")
     list_filter = ("rule",)
-    raw_id_fields = ("user",)
     ordering = ("-created_at",)
     actions = ["end_selected"]
 
@@ -150,6 +178,11 @@ class RuleSnoozeAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return ("rule", "user", "expires_at", "reason", "ended_at", "created_by", "created_at") if obj else ()
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ("rule", "customer", "expires_at", "reason")
+        return self.get_readonly_fields(request, obj)
 
     def save_model(self, request, obj, form, change):
         if change:

@@ -241,11 +241,36 @@ def test_snooze_from_the_admin_goes_through_the_service(db):
     expires = (dt.datetime.now(dt.UTC) + dt.timedelta(days=10)).strftime("%Y-%m-%d")
     r = client.post(
         "/admin/compliance/rulesnooze/add/",
-        {"rule": rule.pk, "user": user.pk, "expires_at_0": expires, "expires_at_1": "12:00:00", "reason": "Payroll"},
+        {
+            "rule": rule.pk,
+            "customer": user.phone_number,
+            "expires_at_0": expires,
+            "expires_at_1": "12:00:00",
+            "reason": "Payroll",
+        },
     )
     assert r.status_code == 302, r.content.decode()[:2000]
     snooze = RuleSnooze.objects.get()
-    assert snooze.created_by == staff and snooze.in_force
+    assert snooze.created_by == staff and snooze.in_force and snooze.user == user
     client.post("/admin/compliance/rulesnooze/", {"action": "end_selected", "_selected_action": [snooze.pk]})
     snooze.refresh_from_db()
     assert not snooze.in_force
+
+
+def test_snooze_form_names_a_bad_customer_or_a_past_expiry(db):
+    client, _ = login()
+    rule = make()
+    r = client.post(
+        "/admin/compliance/rulesnooze/add/",
+        {
+            "rule": rule.pk,
+            "customer": "+26800000000",
+            "expires_at_0": "2020-01-01",
+            "expires_at_1": "12:00:00",
+            "reason": "Payroll",
+        },
+    )
+    errors = r.context["adminform"].form.errors
+    assert errors["customer"] == ["No customer with this phone number or id."]
+    assert errors["expires_at"] == ["Must be in the future."]
+    assert not RuleSnooze.objects.exists()

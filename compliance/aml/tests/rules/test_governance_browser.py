@@ -76,3 +76,35 @@ def test_propose_approve_and_backtest(page, browser, live_server, settings):  # 
     other.goto(f"{live_server.url}/admin/compliance/amlrule/{rule.pk}/change/")
     history = other.inner_text("[data-testid=version-history]")
     assert "conditions.thresholdAmount: 5000 → 4000" in history and bongani.email in history
+
+
+def test_rule_pages_have_no_serious_accessibility_violation(page, live_server):  # noqa: F811
+    from django.urls import reverse
+
+    from backoffice.tests.axe import serious_violations
+
+    mlro = StaffFactory(role=StaffRole.MLRO)
+    rule = rule_create(
+        actor=mlro,
+        rule_id="AML-STR-A",
+        name="Structuring",
+        conditions={"ruleType": "structuring", "thresholdAmount": 5000, "thresholdCount": 3, "timeWindowHours": 24},
+        is_active=True,
+    )
+    sign_in(page, live_server, mlro.email, PASSWORD)
+    pages = {
+        "rule list": reverse("admin:compliance_amlrule_changelist"),
+        "rule type choice": reverse("admin:compliance_amlrule_add"),
+        "new rule form": reverse("admin:compliance_amlrule_add") + "?rule_type=behavioral",
+        "rule page": reverse("admin:compliance_amlrule_change", args=[rule.pk]),
+        "backtest": reverse("admin:compliance_amlrule_backtest", args=[rule.pk]),
+        "proposals": reverse("admin:compliance_ruleproposal_changelist"),
+        "snoozes": reverse("admin:compliance_rulesnooze_add"),
+    }
+    problems = {}
+    for name, url in pages.items():
+        page.goto(live_server.url + url)
+        page.wait_for_load_state("networkidle")
+        if found := serious_violations(page):
+            problems[name] = found
+    assert not problems, "\n".join(f"{name}: {line}" for name, lines in problems.items() for line in lines)
