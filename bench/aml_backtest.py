@@ -88,6 +88,7 @@ def main() -> None:
     print()
 
     total, scan_seconds = statistics.median(totals), statistics.median(scans)
+    slowest = max(statistics.median(v) for v in per_rule.values())
     rows = [
         (
             "Ledger transactions / in the window",
@@ -99,10 +100,8 @@ def main() -> None:
         ("Backtest, mean per rule", f"{total / len(rules):,.2f} s"),
         ("Batch scan of the same window, all rules", f"{scan_seconds:,.1f} s ({scanned.hits:,} hits)"),
         ("Ratio backtest total / batch scan", f"{total / scan_seconds:,.2f}x"),
-        (
-            "Target: every rule's backtest < 60 s",
-            "met" if max(statistics.median(v) for v in per_rule.values()) < 60 else "NOT met",
-        ),
+        ("Slowest rule's backtest", f"{slowest:,.1f} s"),
+        ("Target: every rule's backtest < 60 s", "met" if slowest < 60 else "NOT met"),
     ]
     width = max(len(k) for k, _ in rows)
     print(f"{'Measure':<{width}} | Value")
