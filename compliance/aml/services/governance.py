@@ -117,7 +117,8 @@ def _require_decider(actor) -> None:
 
 
 def _locked_proposal(proposal: RuleProposal) -> RuleProposal:
-    return RuleProposal.objects.select_for_update().select_related("proposed_by").get(pk=proposal.pk)
+    # lock the proposal row only: proposed_by is a nullable join, which PostgreSQL cannot lock
+    return RuleProposal.objects.select_for_update(of=("self",)).select_related("proposed_by").get(pk=proposal.pk)
 
 
 @transaction.atomic
