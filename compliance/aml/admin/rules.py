@@ -21,9 +21,17 @@ from unfold.admin import ModelAdmin
 
 from backoffice.admin_base import ServiceErrorsAdminMixin
 from backoffice.errors import DomainError
-from compliance.aml.admin.rule_forms import form_for, parameter_field_names
+from compliance.aml.admin.rule_forms import (
+    field_name,
+    form_for,
+    initial_value,
+    json_value,
+    parameter_field,
+    parameter_field_names,
+)
 from compliance.aml.choices import RuleType
 from compliance.aml.engine import backtest as backtests
+from compliance.aml.engine.parameters import parameters_of
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.selectors import outcomes as outcome_selectors
 from compliance.aml.selectors import rules as selectors
@@ -34,6 +42,7 @@ from compliance.casework.choices import Severity
 PERIODS = {"30": 30, "90": 90, "365": 365}
 DEFAULT_PERIOD = "90"
 GRAVE = (Severity.HIGH, Severity.CRITICAL)
+CUSTOM = "custom"
 
 
 def _period_days(request) -> int:
@@ -412,26 +421,44 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         rule = get_object_or_404(AMLRule, pk=object_id)
         pending = [p for p in selectors.rule_proposals(rule) if p.status == "PENDING" and "conditions" in p.changes]
         now = timezone.now().replace(second=0, microsecond=0)
-        form = BacktestForm(
-            request.POST or None,
-            initial={"since": now - dt.timedelta(days=30), "until": now, "proposal": request.GET.get("proposal", "")},
-        )
-        form.fields["proposal"].choices = [("", "the current version only")] + [
-            (str(p.pk), f"proposal by {p.proposed_by.email if p.proposed_by else '—'} ({p.created_at:%Y-%m-%d})")
-            for p in pending
+        params = parameters_of(rule.rule_type)
+        initial = {"since": now - dt.timedelta(days=30), "until": now, "proposal": request.GET.get("proposal", "")}
+        initial.update({field_name(n): initial_value(p, rule.conditions.get(n)) for n, p in params.items()})
+        form = BacktestForm(request.POST or None, initial=initial)
+        for name, param in params.items():
+            form.fields[field_name(name)] = parameter_field(name, param)
+        form.fields["proposal"].choices = [
+            ("", "the current version only"),
+            (CUSTOM, "the parameters below"),
+            *(
+                (str(p.pk), f"proposal by {p.proposed_by.email if p.proposed_by else '—'} ({p.created_at:%Y-%m-%d})")
+                for p in pending
+            ),
         ]
         result = None
         if request.method == "POST" and form.is_valid():
-            chosen = {str(p.pk): p for p in pending}.get(form.cleaned_data["proposal"] or "")
+            choice = form.cleaned_data["proposal"] or ""
+            chosen = {str(p.pk): p for p in pending}.get(choice)
+            conditions = chosen.changes["conditions"] if chosen else None
+            if choice == CUSTOM:
+                conditions = {"ruleType": rule.rule_type}
+                for name, param in params.items():
+                    value = json_value(param, form.cleaned_data.get(field_name(name)))
+                    if value is not None:
+                        conditions[name] = value
             try:
                 result = backtests.backtest(
                     rule=rule,
                     since=form.cleaned_data["since"],
                     until=form.cleaned_data["until"],
-                    conditions=chosen.changes["conditions"] if chosen else None,
+                    conditions=conditions,
                 )
             except DomainError as exc:
-                form.add_error(None, exc.message)
+                for key, texts in (exc.details or {}).items():
+                    target = field_name(key.removeprefix("conditions."))
+                    form.add_error(target if target in form.fields else None, texts)
+                if not exc.details:
+                    form.add_error(None, exc.message)
         names = {u["id"]: f"{u['firstName']} {u['lastName']}".strip() for u in (result.users if result else [])}
 
         def rows(hits):

@@ -232,6 +232,13 @@ def test_the_backtest_page_shows_what_the_rule_would_raise(db):
     page = r.content.decode()
     assert 'data-testid="backtest-result"' in page and "Thandi Mamba" in page
     assert r.context["result"].hits and len(r.context["result"].hits) == 1
+    # other parameters, typed on the page: the 500 top-up too, one added
+    custom = {"since": "2026-05-01T00:00", "until": "2026-05-31T00:00", "proposal": "custom"}
+    r = client.post(url, {**custom, "param_thresholdAmount": "400"})
+    assert len(r.context["result"].hits) == 2 and len(r.context["result"].added) == 1
+    r = client.post(url, {**custom, "param_thresholdAmount": "-4"})
+    assert r.context["result"] is None
+    assert r.context["form"].errors["param_thresholdAmount"] == ["Must not be negative."]
 
 
 def test_snooze_from_the_admin_goes_through_the_service(db):
