@@ -3,7 +3,7 @@
 import uuid
 
 from backoffice.errors import NotFound
-from compliance.aml.models.governance import RuleProposal
+from compliance.aml.models.governance import RuleProposal, RuleSnooze
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 
 RULE_NOT_FOUND = "Rule not found"
@@ -37,6 +37,17 @@ def rule_proposals(rule: AMLRule):
         .select_related("rule", "proposed_by", "decided_by")
         .order_by("-created_at")
     )
+
+
+def rule_snoozes(rule: AMLRule):
+    return RuleSnooze.objects.filter(rule=rule).select_related("rule", "created_by").order_by("-created_at")
+
+
+def snooze_get(rule: AMLRule, ref) -> RuleSnooze:
+    snooze = RuleSnooze.objects.filter(rule=rule, pk=int(ref)).select_related("rule", "created_by").first()
+    if snooze is None:
+        raise NotFound("Snooze not found")
+    return snooze
 
 
 def proposal_get(rule: AMLRule, ref: str) -> RuleProposal:

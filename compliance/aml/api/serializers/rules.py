@@ -192,3 +192,24 @@ class BacktestIn(RejectUnknownFieldsMixin, serializers.Serializer):
         if attrs["since"] > attrs["until"]:
             raise serializers.ValidationError({"to": ["Must not be before from."]})
         return attrs
+
+
+class SnoozeIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    userId = serializers.UUIDField(source="user_id")
+    expiresAt = serializers.DateTimeField(source="expires_at")
+    reason = serializers.CharField(max_length=2000)
+
+
+class SnoozeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    ruleId = serializers.CharField(source="rule.rule_id")
+    userId = serializers.UUIDField(source="user_id")
+    reason = serializers.CharField()
+    expiresAt = serializers.DateTimeField(source="expires_at")
+    endedAt = serializers.DateTimeField(source="ended_at", allow_null=True)
+    inForce = serializers.BooleanField(source="in_force")
+    createdBy = serializers.SerializerMethodField()
+    createdAt = serializers.DateTimeField(source="created_at")
+
+    def get_createdBy(self, obj) -> dict | None:
+        return staff_ref(obj.created_by)

@@ -14,6 +14,7 @@ from compliance.aml.filtersets import RuleFilterSet
 from compliance.aml.selectors import rules as selectors
 from compliance.aml.services import governance
 from compliance.aml.services import rules as services
+from kyc.selectors import user_get
 
 PROPOSED = "Change proposed"
 PROPOSAL_REF = OpenApiParameter("id", str, OpenApiParameter.PATH, description="The proposal's id")
@@ -40,6 +41,9 @@ class RuleViewSet(ApiViewSet):
         "approve": "rules.approve",
         "reject": "rules.approve",
         "backtest": "rules.read",
+        "snoozes": "rules.read",
+        "snooze_create": "rules.write",
+        "snooze_end": "rules.write",
     }
 
     def get_queryset(self):
@@ -153,3 +157,43 @@ class RuleViewSet(ApiViewSet):
     def versions(self, request, ruleId=None):
         rule = selectors.rule_get(ruleId)
         return self.ok(s.RuleVersionOut(selectors.rule_versions(rule), many=True).data)
+
+    @extend_schema(
+        summary="Snoozes of an AML rule (one customer each), newest first",
+        parameters=[RULE_REF],
+        responses={200: s.SnoozeOut(many=True)},
+    )
+    @action(detail=True, methods=["get"])
+    def snoozes(self, request, ruleId=None):
+        rule = selectors.rule_get(ruleId)
+        return self.ok(s.SnoozeOut(selectors.rule_snoozes(rule), many=True).data)
+
+    @extend_schema(
+        summary="Snooze the rule for one customer until expiresAt, with a reason (audited)",
+        parameters=[RULE_REF],
+        request=s.SnoozeIn,
+        responses={201: s.SnoozeOut},
+    )
+    @snoozes.mapping.post
+    def snooze_create(self, request, ruleId=None):
+        rule = selectors.rule_get(ruleId)
+        body = self.input(s.SnoozeIn)
+        snooze = governance.rule_snooze(
+            rule=rule,
+            user=user_get(user_id=body["user_id"]),
+            actor=request.user,
+            expires_at=body["expires_at"],
+            reason=body["reason"],
+        )
+        return self.ok(s.SnoozeOut(snooze).data, message="Rule snoozed", status=201)
+
+    @extend_schema(
+        summary="End a snooze now (the rule raises alerts for the customer again)",
+        parameters=[RULE_REF, OpenApiParameter("id", int, OpenApiParameter.PATH)],
+        request=None,
+        responses={200: s.SnoozeOut},
+    )
+    @action(detail=True, methods=["post"], url_path=r"snoozes/(?P<id>[0-9]+)/end")
+    def snooze_end(self, request, ruleId=None, id=None):
+        snooze = selectors.snooze_get(selectors.rule_get(ruleId), id)
+        return self.ok(s.SnoozeOut(governance.rule_snooze_end(snooze=snooze, actor=request.user)).data)
