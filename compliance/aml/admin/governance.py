@@ -4,10 +4,12 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.views.main import ChangeList
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
 
 from backoffice.admin_base import ServiceErrorsAdminMixin
+from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance.aml.models.governance import RuleProposal, RuleSnooze
 from compliance.aml.selectors import rules as selectors
@@ -203,3 +205,22 @@ class RuleSnoozeAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@register_card
+def _proposal_cards(request):
+    """My work: rule changes a colleague proposed that I may decide (four eyes)."""
+    has = getattr(request.user, "has_capability", None)
+    if not (has and has("rules.approve")):
+        return []
+    waiting = RuleProposal.objects.filter(status="PENDING").exclude(proposed_by=request.user).count()
+    return [
+        {
+            "title": "Rule changes awaiting my approval",
+            "value": waiting,
+            "hint": "Proposed by a colleague",
+            "link": reverse("admin:compliance_ruleproposal_changelist") + "?status__exact=PENDING",
+            "group": "my work",
+            "tone": "warning" if waiting else "",
+        }
+    ]

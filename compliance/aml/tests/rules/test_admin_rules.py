@@ -281,3 +281,16 @@ def test_snooze_form_names_a_bad_customer_or_a_past_expiry(db):
     assert errors["customer"] == ["No customer with this phone number or id."]
     assert errors["expires_at"] == ["Must be in the future."]
     assert not RuleSnooze.objects.exists()
+
+
+def test_the_dashboard_tells_another_mlro_a_change_awaits_them(db, four_eyes):
+    proposer_client, _ = login()
+    rule = make(description="Large transactions.")
+    proposer_client.post(f"{RULES}{rule.pk}/change/", edit_body(rule, severity="CRITICAL"))
+    other, _ = login()
+    page = other.get("/admin/").content.decode()
+    assert "Rule changes awaiting my approval" in page
+    cards = [c for c in other.get("/admin/").context["my_work"] if "Rule changes" in c["title"]]
+    assert cards and cards[0]["value"] == 1
+    mine = [c for c in proposer_client.get("/admin/").context["my_work"] if "Rule changes" in c["title"]]
+    assert mine[0]["value"] == 0
