@@ -194,12 +194,15 @@ def rule_catalogue_load(*, actor=None, reset: bool = False) -> dict[str, int]:
     Missing rules are created (inactive or active as the catalogue says).
     Existing rules are left alone, even when an officer edited them, unless
     ``reset`` is given: then a rule whose text differs from the catalogue is
-    restored to it as a new version (its history keeps the officer's edit).
-    Returns counts: created, reset, unchanged.
+    restored to it as a new version (its history keeps the officer's edit),
+    or, under four eyes (``RULE_FOUR_EYES``) for an active rule's governed
+    fields, proposed for a second person's approval.
+    Returns counts: created, reset, proposed, unchanged.
     """
     from compliance.aml.catalogue import CATALOGUE
+    from compliance.aml.services.governance import needs_approval, rule_propose
 
-    counts = {"created": 0, "reset": 0, "unchanged": 0}
+    counts = {"created": 0, "reset": 0, "unchanged": 0, "proposed": 0}
     existing = {r.rule_id: r for r in AMLRule.objects.filter(rule_id__in=[e["rule_id"] for e in CATALOGUE])}
     for entry in CATALOGUE:
         rule_id, fields = entry["rule_id"], {k: v for k, v in entry.items() if k != "rule_id"}
@@ -208,6 +211,12 @@ def rule_catalogue_load(*, actor=None, reset: bool = False) -> dict[str, int]:
             rule_create(actor=actor, rule_id=rule_id, **fields)
             counts["created"] += 1
         elif reset and any(getattr(rule, name) != value for name, value in fields.items()):
+            diff = {name: value for name, value in fields.items() if getattr(rule, name) != value}
+            if needs_approval(rule, diff):
+                # under four eyes a restore of a live rule is a proposal like any other change
+                rule_propose(rule=rule, actor=actor, changes=diff, reason="Restore the shipped catalogue values")
+                counts["proposed"] += 1
+                continue
             rule_update(rule=rule, actor=actor, changes=fields, action="aml_rule.reset")
             counts["reset"] += 1
         else:

@@ -20,4 +20,5 @@ class Command(BaseCommand):
         counts = rule_catalogue_load(reset=reset)
         self.stdout.write(
             f"AML rules: {counts['created']} created, {counts['reset']} restored, {counts['unchanged']} unchanged"
+            + (f", {counts['proposed']} proposed for approval (four eyes)" if counts["proposed"] else "")
         )
