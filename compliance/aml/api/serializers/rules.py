@@ -117,6 +117,11 @@ class RuleVersionOut(serializers.Serializer):
     approvedAt = serializers.DateTimeField(source="approved_at", allow_null=True)
     reason = serializers.CharField()
     createdAt = serializers.DateTimeField(source="created_at")
+    changes = serializers.SerializerMethodField(help_text="What differs from the version before, field by field")
+
+    def get_changes(self, obj) -> list[dict]:
+        diff = self.context.get("changes", {}).get(obj.pk, [])
+        return [{"field": what, "from": was, "to": now} for what, was, now in diff]
 
     def get_conditions(self, obj) -> dict | None:
         return obj.snapshot.get("conditions")

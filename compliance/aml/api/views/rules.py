@@ -156,7 +156,10 @@ class RuleViewSet(ApiViewSet):
     @action(detail=True, methods=["get"])
     def versions(self, request, ruleId=None):
         rule = selectors.rule_get(ruleId)
-        return self.ok(s.RuleVersionOut(selectors.rule_versions(rule), many=True).data)
+        history = selectors.rule_history(rule)
+        changes = {entry["version"].pk: entry["changes"] for entry in history}
+        versions = [entry["version"] for entry in history]
+        return self.ok(s.RuleVersionOut(versions, many=True, context={"changes": changes}).data)
 
     @extend_schema(
         summary="Snoozes of an AML rule (one customer each), newest first",

@@ -64,6 +64,7 @@ def test_another_mlro_approves_and_the_version_names_both(four_eyes, mlro, staff
     assert newest["version"] == 2 and newest["conditions"] == CONDITIONS and newest["reason"] == "Lower limit"
     assert newest["proposedBy"]["id"] == str(proposer.pk) and newest["approvedBy"]["id"] == str(approver.pk)
     assert newest["approvedAt"]
+    assert newest["changes"] == [{"field": "conditions.thresholdAmount", "from": 50000, "to": 4000}]
     moves = list(RuleProposalEvent.objects.filter(proposal_id=proposal["id"]).values_list("from_status", "to_status"))
     assert moves == [("", "PENDING"), ("PENDING", "APPROVED")]
 
