@@ -31,7 +31,7 @@ from compliance.aml.admin.rule_forms import (
 )
 from compliance.aml.choices import RuleType
 from compliance.aml.engine import backtest as backtests
-from compliance.aml.engine.parameters import parameters_of
+from compliance.aml.engine.parameters import LABELS, Label, format_value, parameters_of
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.selectors import outcomes as outcome_selectors
 from compliance.aml.selectors import rules as selectors
@@ -158,6 +158,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         "version_history",
         "outcome_chart",
         "backtest_link",
+        "parameters_display",
     )
     actions = ["toggle_selected"]
 
@@ -207,11 +208,12 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         basics = ["name", "category", "severity", "priority", "is_active"]
         if obj is None:
             basics.insert(0, "rule_id")
+        may_change = self.has_change_permission(request, obj) if obj is not None else True
         fieldsets = [
             (None, {"fields": basics}),
             (
                 f"Parameters: {RuleType(rule_type).label}",
-                {"fields": parameter_field_names(rule_type)},
+                {"fields": parameter_field_names(rule_type) if may_change else ["parameters_display"]},
             ),
             ("Description", {"fields": ["description", "generate_description"]}),
             ("Actions", {"fields": ["actions"], "description": 'JSON, e.g. {"createAlert": true}'}),
@@ -278,6 +280,19 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         return super().response_change(request, obj)
 
     # ---------------------------------------------------------------- read-only panels
+
+    @admin.display(description="Parameters")
+    def parameters_display(self, obj):
+        params = parameters_of(obj.rule_type)
+        rows = [
+            (LABELS.get(name, Label(name)).label, format_value(name, param, obj.conditions[name]))
+            for name, param in params.items()
+            if name in (obj.conditions or {})
+        ]
+        return format_html(
+            '<table class="vk-table" data-testid="rule-parameters"><tbody>{}</tbody></table>',
+            format_html_join("", '<tr><th scope="row">{}</th><td>{}</td></tr>', rows),
+        )
 
     @admin.display(description="Waiting for approval")
     @_once

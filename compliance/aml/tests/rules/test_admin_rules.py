@@ -294,3 +294,12 @@ def test_the_dashboard_tells_another_mlro_a_change_awaits_them(db, four_eyes):
     assert cards and cards[0]["value"] == 1
     mine = [c for c in proposer_client.get("/admin/").context["my_work"] if "Rule changes" in c["title"]]
     assert mine[0]["value"] == 0
+
+
+def test_an_officer_sees_the_parameters_in_words(db):
+    client, _ = login(StaffRole.COMPLIANCE_OFFICER)
+    rule = make(amount=5000)
+    page = client.get(f"{RULES}{rule.pk}/change/").content.decode()
+    assert 'data-testid="rule-parameters"' in page
+    assert '<th scope="row">Threshold amount</th><td>E5,000</td>' in page
+    assert 'name="param_thresholdAmount"' not in page
