@@ -95,6 +95,12 @@ class AMLRuleForm(forms.ModelForm):
         help_text="Kept with the new version and shown in its history (required when editing).",
     )
 
+    confirm_disable = forms.BooleanField(
+        required=False,
+        label="Yes, switch off this HIGH or CRITICAL rule",
+        help_text="Needed only when switching off a HIGH or CRITICAL rule.",
+    )
+
     class Meta:
         model = AMLRule
         fields = ("rule_id", "name", "description", "category", "severity", "priority", "is_active", "actions")
@@ -117,6 +123,12 @@ class AMLRuleForm(forms.ModelForm):
                 "the parameters no longer have is refused."
             )
 
+    def _check_disable(self, cleaned) -> None:
+        was_active = self.editing and AMLRule.objects.filter(pk=self.instance.pk, is_active=True).exists()
+        grave = cleaned.get("severity") in ("HIGH", "CRITICAL") or self.initial.get("severity") in ("HIGH", "CRITICAL")
+        if was_active and not cleaned.get("is_active") and grave and not cleaned.get("confirm_disable"):
+            self.add_error("confirm_disable", "Confirm that this HIGH or CRITICAL rule is to be switched off.")
+
     def conditions(self) -> dict:
         """The interface's conditions JSON from the parameter inputs (keys the form does not show are kept)."""
         conditions = {k: v for k, v in self.base_conditions.items() if k in ("description",)}
@@ -129,6 +141,7 @@ class AMLRuleForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        self._check_disable(cleaned)
         conditions = self.conditions()
         self.instance.conditions = conditions
         self.instance.rule_type = self.rule_type

@@ -217,7 +217,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             ),
             ("Description", {"fields": ["description", "generate_description"]}),
             ("Actions", {"fields": ["actions"], "description": 'JSON, e.g. {"createAlert": true}'}),
-            ("Change", {"fields": ["reason"]}),
+            ("Change", {"fields": ["reason", "confirm_disable"] if obj is not None else ["reason"]}),
         ]
         if obj is not None:
             fieldsets[0][1]["fields"] = ["rule_id", "rule_type", *basics, "version", "updated_at"]

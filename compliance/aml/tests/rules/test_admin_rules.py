@@ -303,3 +303,13 @@ def test_an_officer_sees_the_parameters_in_words(db):
     assert 'data-testid="rule-parameters"' in page
     assert '<th scope="row">Threshold amount</th><td>E5,000</td>' in page
     assert 'name="param_thresholdAmount"' not in page
+
+
+def test_switching_off_a_grave_rule_in_its_form_needs_a_tick(db):
+    client, _ = login()
+    rule = make(severity="CRITICAL")
+    r = client.post(f"{RULES}{rule.pk}/change/", edit_body(rule, is_active=""))
+    assert r.status_code == 200 and "confirm_disable" in r.context["adminform"].form.errors
+    assert AMLRule.objects.get(pk=rule.pk).is_active
+    r = client.post(f"{RULES}{rule.pk}/change/", edit_body(rule, is_active="", confirm_disable="on"))
+    assert r.status_code == 302 and not AMLRule.objects.get(pk=rule.pk).is_active
