@@ -264,6 +264,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             severity=obj.severity,
             is_active=obj.is_active,
             priority=obj.priority,
+            reason=reason,
         )
         obj.pk = created.pk
         obj._state.adding = False

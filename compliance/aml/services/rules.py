@@ -93,8 +93,9 @@ def rule_create(
     severity: str = Severity.MEDIUM,
     is_active: bool = False,
     priority: int = 100,
+    reason: str = "",
 ) -> AMLRule:
-    """Create a rule at version 1; a ruleId already taken is a 409."""
+    """Create a rule at version 1 (``reason`` kept with it); a ruleId already taken is a 409."""
     priority = _check_priority(priority)
     severity = _check_severity(severity)
     rule_id = (rule_id or "").strip()
@@ -119,7 +120,7 @@ def rule_create(
             rule.save()
     except IntegrityError:
         raise Conflict("A rule with this ruleId already exists", details={"rule_id": ["Already exists."]}) from None
-    _keep_version(rule, actor)
+    _keep_version(rule, actor, reason=reason)
     audit_record(
         actor=actor,
         action="aml_rule.create",

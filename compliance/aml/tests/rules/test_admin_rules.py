@@ -75,6 +75,7 @@ def test_create_from_the_form_writes_the_interfaces_json_and_describes_it(db):
             "param_thresholdAmount": "20000",
             "param_occupations": "student\nunemployed",
             "param_transactionTypes": ["TOP_UP", "WITHDRAWAL"],
+            "reason": "New typology from the FIU",
         },
     )
     assert r.status_code == 302, r.context["adminform"].form.errors
@@ -86,6 +87,7 @@ def test_create_from_the_form_writes_the_interfaces_json_and_describes_it(db):
         "transactionTypes": ["TOP_UP", "WITHDRAWAL"],
     }
     assert rule.rule_type == "behavioral" and "E20,000" in rule.description
+    assert rule.versions.get(version=1).reason == "New typology from the FIU"
 
 
 def test_a_bad_value_is_shown_under_its_input(db):
