@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test test-fast lint format migrate demo bench bench-kyc bench-sars bench-aml bench-uploads bench-vendor-kyc bench-peps bench-verification clean
+.PHONY: install run serve test test-fast lint format migrate demo bench bench-kyc bench-sars bench-aml bench-aml-backtest bench-uploads bench-vendor-kyc bench-peps bench-verification clean
 
 install: $(STAMP)
 
@@ -30,7 +30,8 @@ demo: migrate
 run: demo
 	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} $(PY) manage.py collectstatic --noinput -v0
 	@echo "Serving on http://$(HOST):$(PORT)  (API http://$(HOST):$(PORT)/api/v1, admin http://$(HOST):$(PORT)/admin/)"
-	SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} ./scripts/run $(HOST) $(PORT)
+	@# the demo runs as a bank would: a change to a live rule waits for a second person (RULE_FOUR_EYES)
+	RULE_FOUR_EYES=$${RULE_FOUR_EYES:-true} SECRET_KEY=$${SECRET_KEY:-$$(cat .secret_key)} ./scripts/run $(HOST) $(PORT)
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -59,7 +60,7 @@ test-fast: install lint
 		$(PY) -m pytest -m "not slow and not browser and not outage" $(PYTEST_ARGS)
 
 # Benchmarks load large data sets into their own PostgreSQL databases; run them on purpose, not in CI.
-bench: bench-kyc bench-sars bench-aml bench-peps bench-verification
+bench: bench-kyc bench-sars bench-aml bench-aml-backtest bench-peps bench-verification
 
 bench-kyc: install
 	$(PY) bench/kyc_users.py $(BENCH_ARGS)
@@ -69,6 +70,10 @@ bench-sars: install
 
 bench-aml: install
 	$(PY) bench/aml_engine.py $(BENCH_ARGS)
+
+# Backtest of every catalogue rule over 30 days against the batch scan (reuses bench-aml's ledger when there).
+bench-aml-backtest: install
+	$(PY) bench/aml_backtest.py --reuse $(BACKTEST_ARGS)
 
 # Uploads of 10-50 MB PDFs (peak memory of the server process, throughput), to disk and to a moto S3 server:
 # the upload mechanism against a naive view, and the vendor KYC endpoint against draining the same body.

@@ -35,6 +35,8 @@ _MLRO = _COMPLIANCE | {
     # submit threshold-report batches and record the unit's answers; the regulator statistics
     "ctr.submit",
     "regulator.stats",
+    # deciding another person's rule change under four eyes (RULE_FOUR_EYES)
+    "rules.approve",
 }
 _FINANCE = {
     "users.read",

@@ -261,7 +261,7 @@ def main() -> None:
     from compliance.aml.engine.runner import scan
     from compliance.aml.models.alerts import Alert
     from compliance.aml.models.rules import AMLRule
-    from compliance.aml.services.rules import rule_catalogue_load
+    from compliance.aml.services.catalogue import rule_catalogue_load
     from kyc.models import Transaction
 
     call_command("migrate", verbosity=0)

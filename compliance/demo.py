@@ -20,12 +20,14 @@ from decimal import Decimal
 
 import pikepdf
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from backoffice.models import Staff
 from compliance.aml.engine.hooks import screening_paused
 from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
-from compliance.aml.services.rules import rule_catalogue_load
+from compliance.aml.models.rules import AMLRule
+from compliance.aml.services.catalogue import rule_catalogue_load
 from compliance.casework.services.casework import attachment_add, comment_add
 from compliance.peps.models.pep import PEP, PEPMatch, normalise_name
 from compliance.peps.selectors.pep import screening_coverage
@@ -432,10 +434,44 @@ def seed_peps(stdout) -> None:
     )
 
 
+def seed_governance(stdout) -> None:
+    """A rule change waiting for a second MLRO, and a snooze, so the four-eyes pages have something to show."""
+    from compliance.aml.models.governance import RuleProposal, RuleSnooze
+    from compliance.aml.services.governance import rule_propose, rule_snooze
+
+    mlro = _staff("mlro")
+    rule = AMLRule.objects.filter(rule_id="AML-THR-001").first()
+    if mlro is None or rule is None:
+        return
+    proposed = 0
+    if not RuleProposal.objects.filter(rule=rule).exists() and rule.conditions.get("thresholdAmount") == 50000:
+        rule_propose(
+            rule=rule,
+            actor=mlro,
+            changes={"conditions": {**rule.conditions, "thresholdAmount": 40000}},
+            reason="Quarterly tuning: the FIU's typology report puts large single transfers from E40,000.",
+        )
+        proposed = 1
+    snoozed = 0
+    user = PlatformUser.objects.filter(is_archived=False).order_by("phone_number").first()
+    velocity = AMLRule.objects.filter(rule_type="velocity").order_by("rule_id").first()
+    if user and velocity and not RuleSnooze.objects.exists():
+        rule_snooze(
+            rule=velocity,
+            user=user,
+            actor=mlro,
+            expires_at=timezone.now() + dt.timedelta(days=30),
+            reason="Seasonal school-fee payments, confirmed with the customer and the school.",
+        )
+        snoozed = 1
+    stdout.write(f"Rule governance: {proposed} change proposed for approval, {snoozed} snooze added")
+
+
 def seed(stdout) -> None:
     # PEPs first: the AML scan then sees the potential PEPs they flag (the pep_related rules), on the first run
     # as on any later one, so a second seed raises nothing new
     seed_peps(stdout)
     seed_rules(stdout)
+    seed_governance(stdout)
     seed_sars(stdout)
     reporting_demo.seed(stdout)

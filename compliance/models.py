@@ -3,7 +3,15 @@
 Each sub-domain defines its own (``compliance/<domain>/models/``); nothing else imports this module.
 """
 
-from compliance.aml.models import Alert, AlertEvent, AMLRule, AMLRuleVersion
+from compliance.aml.models import (
+    Alert,
+    AlertEvent,
+    AMLRule,
+    AMLRuleVersion,
+    RuleProposal,
+    RuleProposalEvent,
+    RuleSnooze,
+)
 from compliance.casework.models import CaseAttachment, CaseComment
 from compliance.peps.models import PEP, PEPMatch, PEPMatchEvent, PEPNameKey, ScreeningRun, UserScreening
 from compliance.reporting.models import ThresholdReport, ThresholdReportBatch, ThresholdReportFiling
@@ -21,6 +29,9 @@ __all__ = [
     "PEPMatch",
     "PEPMatchEvent",
     "PEPNameKey",
+    "RuleProposal",
+    "RuleProposalEvent",
+    "RuleSnooze",
     "SARNarrativeVersion",
     "SARTransition",
     "ScreeningRun",

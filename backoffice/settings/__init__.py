@@ -18,6 +18,7 @@ from backoffice.settings.goaml import *  # noqa: F401,F403
 from backoffice.settings.observability import *  # noqa: F401,F403
 from backoffice.settings.peps import *  # noqa: F401,F403
 from backoffice.settings.ratelimits import *  # noqa: F401,F403
+from backoffice.settings.rules import *  # noqa: F401,F403
 from backoffice.settings.security import *  # noqa: F401,F403
 from backoffice.settings.storage import *  # noqa: F401,F403
 from backoffice.settings.tasks import *  # noqa: F401,F403

@@ -19,7 +19,7 @@ from backoffice.choices import StaffRole
 from backoffice.roles import has_capability
 from backoffice.tests.factories import StaffFactory
 
-PARAM = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
+PARAM = re.compile(r"<(?:(\w+):)?\w+>|\(\?P<\w+>([^)]*)\)")
 
 
 def _walk(patterns, prefix=""):
@@ -32,7 +32,10 @@ def _walk(patterns, prefix=""):
 
 
 def _concrete(route: str) -> str:
-    path = PARAM.sub(lambda _: str(uuid.uuid4()), route)
+    # a made-up value the route accepts: digits where it wants digits, a UUID elsewhere
+    path = PARAM.sub(
+        lambda m: "1" if (m[1] == "int" or "0-9" in (m[2] or "") or "\\d" in (m[2] or "")) else str(uuid.uuid4()), route
+    )
     path = path.replace("^", "").replace("$", "").replace("\\", "").replace("/?", "")
     return "/" + path.lstrip("/")
 

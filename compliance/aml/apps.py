@@ -16,7 +16,23 @@ class AmlConfig(AppConfig):
 
         kyc_hooks.transaction_recorded.register(screen_after_commit)
         kyc_hooks.identity_duplicate.register(duplicate_identity_alert)
-        roles.grant_admin_permissions("rules.read", {"compliance.view_amlrule", "compliance.view_amlruleversion"})
-        roles.grant_admin_permissions("rules.write", {"compliance.add_amlrule", "compliance.change_amlrule"})
+        roles.grant_admin_permissions(
+            "rules.read",
+            {
+                "compliance.view_amlrule",
+                "compliance.view_amlruleversion",
+                "compliance.view_ruleproposal",
+                "compliance.view_rulesnooze",
+            },
+        )
+        roles.grant_admin_permissions(
+            "rules.write",
+            {
+                "compliance.add_amlrule",
+                "compliance.change_amlrule",
+                "compliance.add_rulesnooze",
+                "compliance.change_rulesnooze",
+            },
+        )
         roles.grant_admin_permissions("alerts.read", {"compliance.view_alert", "compliance.view_alertevent"})
         roles.grant_admin_permissions("alerts.manage", {"compliance.change_alert"})

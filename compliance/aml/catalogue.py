@@ -4,7 +4,7 @@ Amounts are Emalangeni (SZL, at par with the rand). They are sized for a
 mobile-money and wallet platform in Eswatini, where most wallets move a few
 hundred to a few thousand emalangeni a month and the FIU's large-cash
 reporting threshold is E25,000. ``python manage.py load_aml_rules`` loads
-them (see ``compliance.aml.services.rules.rule_catalogue_load``); docs/aml-rules.md
+them (see ``compliance.aml.services.catalogue.rule_catalogue_load``); docs/aml-rules.md
 explains every type's parameters.
 """
 

@@ -42,3 +42,11 @@ class CloseReason(models.TextChoices):
     DATA_ERROR = "DATA_ERROR", "Data error"
     DUPLICATE_ALERT = "DUPLICATE_ALERT", "Duplicate alert"
     OTHER = "OTHER", "Other"
+
+
+class ProposalStatus(models.TextChoices):
+    """A proposed rule change under four eyes: waiting, taken into a new version, or turned down."""
+
+    PENDING = "PENDING", "Pending approval"
+    APPROVED = "APPROVED", "Approved"
+    REJECTED = "REJECTED", "Rejected"

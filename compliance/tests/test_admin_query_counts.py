@@ -1,13 +1,18 @@
 """Compliance admin pages (SARs, alerts, rules) cost the same number of queries however much history they show."""
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from backoffice.tests.admin_queries import admin_browser, assert_flat, registered_models
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.choices import AlertStatus
-from compliance.aml.models.alerts import AlertEvent
+from compliance.aml.models.alerts import Alert, AlertEvent
+from compliance.aml.models.rules import AMLRule
 from compliance.aml.services.alerts import alert_assign
+from compliance.aml.services.governance import rule_propose, rule_snooze
 from compliance.aml.services.rules import rule_update
 from compliance.aml.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
 from compliance.casework.services.casework import attachment_add, comment_add
@@ -15,12 +20,23 @@ from compliance.casework.tests.casework.conftest import pdf_upload
 from compliance.sars.choices import SARStatus
 from compliance.sars.services.sar_drafts import sar_update
 from compliance.sars.tests.sar.conftest import crew, make_sar, subject  # noqa: F401 - fixtures
-from kyc.tests.factories import TransactionFactory
+from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 
 pytestmark = pytest.mark.django_db
 
 # PEP pages: compliance/peps/tests/test_admin_query_counts.py; threshold reports: compliance/reporting/tests
-COVERED = {"sar", "alert", "amlrule", "pep", "pepmatch", "screeningrun", "thresholdreport", "thresholdreportbatch"}
+COVERED = {
+    "sar",
+    "alert",
+    "amlrule",
+    "pep",
+    "pepmatch",
+    "screeningrun",
+    "thresholdreport",
+    "thresholdreportbatch",
+    "ruleproposal",
+    "rulesnooze",
+}
 
 
 def test_every_admin_page_of_the_app_is_covered():
@@ -118,13 +134,63 @@ def test_the_alert_page_costs_the_same_however_long_its_thread(make_alert, make_
     assert_flat(client, reverse("admin:compliance_alert_change", args=[alert.pk]), more_case_work)
 
 
-def test_rule_list_and_rule_page(rule):  # noqa: F811
+def _more_rules(n):
+    for i in range(n):
+        extra = AMLRule.objects.create(
+            rule_id=f"T-MORE-{AMLRule.objects.count()}-{i}",
+            name="More",
+            rule_type="threshold",
+            conditions={"ruleType": "threshold", "thresholdAmount": 10},
+            is_active=True,
+        )
+        Alert.objects.create(rule=extra, user=PlatformUserFactory(), dedup_key=f"more-{extra.pk}")
+
+
+def test_rule_list_and_rule_page(rule, make_alert):  # noqa: F811
     client = admin_browser()
-    assert_flat(client, reverse("admin:compliance_amlrule_changelist"), lambda n: None, by=0)
+    make_alert(status="CLOSED_FALSE_POSITIVE")
+    assert_flat(client, reverse("admin:compliance_amlrule_changelist"), _more_rules)
     editors = [StaffFactory(role="mlro") for _ in range(4)]
+    rule_propose(rule=rule, actor=editors[0], changes={"severity": "HIGH"}, reason="first")
 
-    def more_versions(n):
+    def more_versions_proposals_and_alerts(n):
         for i, editor in enumerate(editors[:n]):
-            rule_update(rule=rule, actor=editor, changes={"priority": 200 + i})
+            rule_update(rule=rule, actor=editor, changes={"priority": 200 + i}, reason=f"step {i}")
+            rule_propose(rule=rule, actor=editor, changes={"severity": "CRITICAL"}, reason="worse")
+            make_alert(status="CLOSED_SAR_FILED")
 
-    assert_flat(client, reverse("admin:compliance_amlrule_change", args=[rule.pk]), more_versions)
+    assert_flat(client, reverse("admin:compliance_amlrule_change", args=[rule.pk]), more_versions_proposals_and_alerts)
+
+
+def test_proposal_and_snooze_lists(rule):  # noqa: F811
+    client = admin_browser()
+    editors = [StaffFactory(role="mlro") for _ in range(4)]
+    rule_propose(rule=rule, actor=editors[0], changes={"severity": "HIGH"}, reason="first")
+
+    def more_proposals(n):
+        for i, editor in enumerate(editors[:n]):
+            rule_propose(rule=_one_more_rule(i), actor=editor, changes={"severity": "HIGH"}, reason="r")
+
+    assert_flat(client, reverse("admin:compliance_ruleproposal_changelist"), more_proposals)
+
+    def more_snoozes(n):
+        for i in range(n):
+            rule_snooze(
+                rule=_one_more_rule(10 + i),
+                user=PlatformUserFactory(),
+                actor=editors[0],
+                expires_at=timezone.now() + dt.timedelta(days=3),
+                reason="known pattern",
+            )
+
+    assert_flat(client, reverse("admin:compliance_rulesnooze_changelist"), more_snoozes)
+
+
+def _one_more_rule(i):
+    return AMLRule.objects.create(
+        rule_id=f"T-EXTRA-{i}-{AMLRule.objects.count()}",
+        name="Extra",
+        rule_type="threshold",
+        conditions={"ruleType": "threshold", "thresholdAmount": 10},
+        is_active=True,
+    )

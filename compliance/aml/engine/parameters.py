@@ -8,6 +8,7 @@ Every type also accepts ``description`` (string) and ``transactionTypes``
 (ledger types the rule looks at; each evaluator documents its default).
 """
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -146,3 +147,104 @@ def validate_conditions(conditions) -> dict[str, list[str]]:
     if description is not None and not isinstance(description, str):
         errors["conditions.description"] = ["Must be a string."]
     return errors
+
+
+# ------------------------------------------------------------ words for people (admin forms, descriptions)
+
+
+@dataclass(frozen=True)
+class Label:
+    """How a parameter is shown to an officer: its label, unit and help text."""
+
+    label: str
+    unit: str = ""
+    help: str = ""
+
+
+CURRENCY = "SZL"
+
+LABELS: dict[str, Label] = {
+    "thresholdAmount": Label("Threshold amount", CURRENCY, "Emalangeni; a transaction (or total) of at least this"),
+    "minAmount": Label("Minimum amount", CURRENCY, "Emalangeni; smaller transactions are ignored"),
+    "minTotalAmount": Label("Minimum total", CURRENCY, "Emalangeni; the window's total must reach this"),
+    "reportingThreshold": Label("Reporting threshold", CURRENCY, "Emalangeni per Eswatini calendar day"),
+    "thresholdCount": Label("Number of transactions", "transactions", "At least this many in the window"),
+    "minCount": Label("Minimum number of transactions", "transactions", "At least this many"),
+    "minSenders": Label("Minimum different senders", "senders", "Distinct wallets sending to one receiver"),
+    "timeWindowHours": Label("Time window", "hours", "Rolling window length"),
+    "timeWindowMinutes": Label("Time window", "minutes", "Rolling window length"),
+    "inactiveDays": Label("Days without activity", "days", "A wallet idle this long, then a large transaction"),
+    "percentageChange": Label("Increase over the previous window", "%", "300 means four times the previous"),
+    "similarityPercentage": Label("Similarity", "%", "Smallest amount as a share of the largest (0-100)"),
+    "topupPercentageTransferred": Label("Share of the top-up sent on", "%", "0-100"),
+    "occupations": Label("Occupations", "", "One per line, as users declare them (case-insensitive)"),
+    "regions": Label("Regions", "", "One per line, e.g. Hhohho, Manzini, Lubombo, Shiselweni"),
+    "sectors": Label("Business sectors", "", "One per line, as vendors declare them (case-insensitive)"),
+    "countries": Label("Countries", "", "ISO 3166-1 alpha-2 codes in capitals, one per line (e.g. KP)"),
+    "transactionTypes": Label("Transaction types", "", "Ledger types the rule looks at; none ticked: its default"),
+    "channels": Label("Channels", "", "None ticked: every channel"),
+    "vendorStatuses": Label("Vendor KYC statuses", "", "None ticked: any status"),
+    "foreignOnly": Label("Foreign transactions only", "", "Made outside Eswatini (country other than SZ)"),
+}
+
+MONEY_KINDS = ("amount",)
+
+
+def parameters_of(rule_type: str) -> dict[str, Param]:
+    """Every parameter of a rule type, its own first, then the common ones it does not redefine."""
+    own = PARAMETERS.get(rule_type, {})
+    return {**own, **{name: param for name, param in COMMON.items() if name not in own}}
+
+
+def format_value(name: str, param: Param, value) -> str:
+    """A parameter value in words: E4,000 | 24 hours | 90% | a, b."""
+    label = LABELS.get(name, Label(name))
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if param.kind in MONEY_KINDS and _is_number(value):
+        amount = Decimal(str(value))
+        text = f"{amount:,.2f}".removesuffix(".00")
+        return f"E{text}"
+    if _is_number(value):
+        number = f"{value:,}" if int(value) != value else f"{int(value):,}"
+        return f"{number}%" if label.unit == "%" else f"{number} {label.unit}".strip()
+    return str(value)
+
+
+def describe(conditions) -> str:
+    """A description generated from a rule's parameters (what the rule fires on, in its own numbers)."""
+    if not isinstance(conditions, dict) or conditions.get("ruleType") not in PARAMETERS:
+        return ""
+    rule_type = conditions["ruleType"]
+    parts = []
+    for name, param in parameters_of(rule_type).items():
+        if name in conditions:
+            parts.append(f"{LABELS.get(name, Label(name)).label}: {format_value(name, param, conditions[name])}")
+    title = RuleType(rule_type).label
+    return f"{title} rule. " + "; ".join(parts) + "." if parts else f"{title} rule."
+
+
+_MONEY_IN_TEXT = re.compile(r"\bE\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\b")
+
+
+def description_mismatches(description: str, conditions) -> list[str]:
+    """Amounts a hand-written description names (E5,000) that none of the rule's amount parameters has.
+
+    A description that names no amount is not checked: it cannot go stale on a number.
+    """
+    if not description or not isinstance(conditions, dict) or conditions.get("ruleType") not in PARAMETERS:
+        return []
+    amounts = {
+        Decimal(str(conditions[name]))
+        for name, param in parameters_of(conditions["ruleType"]).items()
+        if param.kind in MONEY_KINDS and _is_number(conditions.get(name))
+    }
+    problems = []
+    for match in _MONEY_IN_TEXT.finditer(description):
+        said = Decimal(match.group(1).replace(",", "") + (f".{match.group(2)}" if match.group(2) else ""))
+        if said not in amounts:
+            now = ", ".join(sorted(f"E{a:,.2f}".removesuffix(".00") for a in amounts)) or "no amount"
+            problems.append(f"The description says {match.group(0)} but the parameters say {now}.")
+    return problems

@@ -65,11 +65,28 @@ def new_alerts(rule: AMLRule, hits: list[Hit]) -> list[NewAlert]:
     ]
 
 
-def _batch_session() -> None:
+def batch_session() -> None:
     """Let a whole-ledger scan sort and hash in memory instead of spilling to disk (PostgreSQL only)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL work_mem = %s", [getattr(settings, "AML_SCAN_WORK_MEM", "128MB")])
+
+
+def snoozed_users(rule: AMLRule, at: dt.datetime) -> set:
+    """Users for whom ``rule`` is snoozed at ``at`` (RuleSnooze: not ended, not yet expired)."""
+    from compliance.aml.models.governance import RuleSnooze
+
+    return set(
+        RuleSnooze.objects.filter(rule=rule, ended_at__isnull=True, expires_at__gt=at).values_list("user_id", flat=True)
+    )
+
+
+def without_snoozed(rule: AMLRule, hits: list[Hit]) -> list[Hit]:
+    """``hits`` less those of users the rule is snoozed for right now (one query per rule, not per hit)."""
+    if not hits:
+        return hits
+    snoozed = snoozed_users(rule, timezone.now())
+    return [hit for hit in hits if hit.user_id not in snoozed] if snoozed else hits
 
 
 def scan(*, since: dt.datetime, until: dt.datetime | None = None, user_id=None, rules=None) -> ScanResult:
@@ -86,8 +103,8 @@ def scan(*, since: dt.datetime, until: dt.datetime | None = None, user_id=None, 
             # a savepoint per rule: one broken rule must not stop the others or poison the transaction
             with transaction.atomic():
                 if batch:
-                    _batch_session()
-                hits = evaluate(rule, scope)
+                    batch_session()
+                hits = without_snoozed(rule, evaluate(rule, scope))
                 created = len(alert_raise_many(alerts=new_alerts(rule, hits))) if rule.creates_alerts else 0
         except Exception:
             logger.exception("AML rule %s failed to evaluate", rule.rule_id)

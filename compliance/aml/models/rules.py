@@ -85,7 +85,12 @@ class AMLRule(models.Model):
 
 
 class AMLRuleVersion(models.Model):
-    """A frozen copy of a rule as it was at one version."""
+    """A frozen copy of a rule as it was at one version, with who proposed it, who approved it and why.
+
+    ``changed_by`` proposed the change (or made it directly when four eyes
+    were off or not needed); ``approved_by``/``approved_at`` are set only when
+    a second person approved a proposal (``RuleProposal``) into this version.
+    """
 
     id = models.BigAutoField(primary_key=True)
     rule = models.ForeignKey(AMLRule, on_delete=models.CASCADE, related_name="versions")
@@ -94,6 +99,11 @@ class AMLRuleVersion(models.Model):
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    reason = models.TextField(blank=True, default="")
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,10 +9,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from backoffice.errors import Conflict, ValidationFailed, django_validation_details
 from backoffice.services import audit_record
-from compliance.aml.catalogue import CATALOGUE
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 from compliance.casework.choices import Severity
 
@@ -45,8 +45,39 @@ def _full_clean(rule: AMLRule) -> None:
         raise ValidationFailed("Validation error", details=details) from None
 
 
-def _keep_version(rule: AMLRule, actor) -> AMLRuleVersion:
-    return AMLRuleVersion.objects.create(rule=rule, version=rule.version, snapshot=rule.snapshot(), changed_by=actor)
+def _keep_version(rule: AMLRule, actor, *, reason: str = "", approved_by=None) -> AMLRuleVersion:
+    return AMLRuleVersion.objects.create(
+        rule=rule,
+        version=rule.version,
+        snapshot=rule.snapshot(),
+        changed_by=actor,
+        reason=reason or "",
+        approved_by=approved_by,
+        approved_at=timezone.now() if approved_by is not None else None,
+    )
+
+
+def rule_check_changes(changes: dict[str, Any]) -> dict[str, Any]:
+    """Refuse fields that cannot change and bad priority/severity values (400); returns the normalised changes."""
+    unknown = sorted(set(changes) - set(AMLRule.UPDATABLE))
+    if unknown:
+        raise ValidationFailed(
+            "Validation error", details={name: ["This field cannot be updated."] for name in unknown}
+        )
+    changes = dict(changes)
+    if "priority" in changes:
+        changes["priority"] = _check_priority(changes["priority"])
+    if "severity" in changes:
+        _check_severity(changes["severity"])
+    return changes
+
+
+def rule_validate_changes(rule: AMLRule, changes: dict[str, Any]) -> None:
+    """Validate ``rule`` with ``changes`` applied, on a copy (the rule itself is left as it is)."""
+    candidate = AMLRule(**{f.attname: getattr(rule, f.attname) for f in AMLRule._meta.concrete_fields})
+    for name, value in changes.items():
+        setattr(candidate, name, value)
+    _full_clean(candidate)
 
 
 @transaction.atomic
@@ -62,8 +93,9 @@ def rule_create(
     severity: str = Severity.MEDIUM,
     is_active: bool = False,
     priority: int = 100,
+    reason: str = "",
 ) -> AMLRule:
-    """Create a rule at version 1; a ruleId already taken is a 409."""
+    """Create a rule at version 1 (``reason`` kept with it); a ruleId already taken is a 409."""
     priority = _check_priority(priority)
     severity = _check_severity(severity)
     rule_id = (rule_id or "").strip()
@@ -88,7 +120,7 @@ def rule_create(
             rule.save()
     except IntegrityError:
         raise Conflict("A rule with this ruleId already exists", details={"rule_id": ["Already exists."]}) from None
-    _keep_version(rule, actor)
+    _keep_version(rule, actor, reason=reason)
     audit_record(
         actor=actor,
         action="aml_rule.create",
@@ -100,20 +132,23 @@ def rule_create(
 
 
 @transaction.atomic
-def rule_update(*, rule: AMLRule, actor, changes: dict[str, Any], action: str = "aml_rule.update") -> AMLRule:
-    """Apply ``changes`` (model field names from AMLRule.UPDATABLE) as one new version.
+def rule_update(
+    *,
+    rule: AMLRule,
+    actor,
+    changes: dict[str, Any],
+    action: str = "aml_rule.update",
+    reason: str = "",
+    approved_by=None,
+) -> AMLRule:
+    """Apply ``changes`` (model field names from AMLRule.UPDATABLE) as one new version, at once.
 
-    Nothing changes, and no version is spent, when every value is already the current one.
+    Nothing changes, and no version is spent, when every value is already the
+    current one. ``actor`` made (or proposed) the change; ``approved_by`` is
+    the second person when it comes from an approved proposal. Callers that
+    must honour four eyes go through ``compliance.aml.services.governance.rule_change``.
     """
-    unknown = sorted(set(changes) - set(AMLRule.UPDATABLE))
-    if unknown:
-        raise ValidationFailed(
-            "Validation error", details={name: ["This field cannot be updated."] for name in unknown}
-        )
-    if "priority" in changes:
-        changes["priority"] = _check_priority(changes["priority"])
-    if "severity" in changes:
-        _check_severity(changes["severity"])
+    changes = rule_check_changes(changes)
     locked = AMLRule.objects.select_for_update().get(pk=rule.pk)
     before = {name: getattr(locked, name) for name in changes}
     diff = {name: [before[name], value] for name, value in changes.items() if before[name] != value}
@@ -124,49 +159,30 @@ def rule_update(*, rule: AMLRule, actor, changes: dict[str, Any], action: str = 
     _full_clean(locked)
     locked.version += 1
     locked.save()
-    _keep_version(locked, actor)
+    _keep_version(locked, actor, reason=reason, approved_by=approved_by)
     audit_record(
-        actor=actor,
+        actor=approved_by or actor,
         action=action,
         object_type="aml_rule",
         object_id=locked.pk,
-        changes={"rule_id": locked.rule_id, "version": locked.version, "fields": diff},
+        changes={
+            "rule_id": locked.rule_id,
+            "version": locked.version,
+            "fields": diff,
+            "reason": reason or "",
+            **({"proposed_by": str(actor.pk)} if approved_by is not None and actor is not None else {}),
+        },
     )
     return locked
 
 
 @transaction.atomic
-def rule_toggle(*, rule: AMLRule, actor) -> AMLRule:
-    """Flip isActive, as a new version like any other change.
+def rule_toggle(*, rule: AMLRule, actor, reason: str = "") -> AMLRule:
+    """Flip isActive at once, as a new version like any other change (four eyes: governance.rule_toggle_or_propose).
 
     The row is locked before it is read, so two toggles at once flip twice instead of both writing one value.
     """
     current = AMLRule.objects.select_for_update().values_list("is_active", flat=True).get(pk=rule.pk)
-    return rule_update(rule=rule, actor=actor, changes={"is_active": not current}, action="aml_rule.toggle")
-
-
-@transaction.atomic
-def rule_catalogue_load(*, actor=None, reset: bool = False) -> dict[str, int]:
-    """Load the shipped catalogue (compliance.aml.catalogue.CATALOGUE) idempotently.
-
-    Missing rules are created (inactive or active as the catalogue says).
-    Existing rules are left alone, even when an officer edited them, unless
-    ``reset`` is given: then a rule whose text differs from the catalogue is
-    restored to it as a new version (its history keeps the officer's edit).
-    Returns counts: created, reset, unchanged.
-    """
-
-    counts = {"created": 0, "reset": 0, "unchanged": 0}
-    existing = {r.rule_id: r for r in AMLRule.objects.filter(rule_id__in=[e["rule_id"] for e in CATALOGUE])}
-    for entry in CATALOGUE:
-        rule_id, fields = entry["rule_id"], {k: v for k, v in entry.items() if k != "rule_id"}
-        rule = existing.get(rule_id)
-        if rule is None:
-            rule_create(actor=actor, rule_id=rule_id, **fields)
-            counts["created"] += 1
-        elif reset and any(getattr(rule, name) != value for name, value in fields.items()):
-            rule_update(rule=rule, actor=actor, changes=fields, action="aml_rule.reset")
-            counts["reset"] += 1
-        else:
-            counts["unchanged"] += 1
-    return counts
+    return rule_update(
+        rule=rule, actor=actor, changes={"is_active": not current}, action="aml_rule.toggle", reason=reason
+    )

@@ -1,5 +1,7 @@
 """AML rule shapes: the record clients read, and the create/update bodies."""
 
+import datetime as dt
+
 from rest_framework import serializers
 
 from backoffice.api.serializers import BoundedJSONField, BoundedJSONObjectField, RejectUnknownFieldsMixin
@@ -68,6 +70,15 @@ class RuleUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     severity = serializers.ChoiceField(choices=Severity.choices, required=False)
     isActive = StrictBoolean(required=False, source="is_active")
     priority = PriorityField(required=False, error_messages=PRIORITY_ERRORS)
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=2000, help_text="Why the rule changes (kept with the version)"
+    )
+
+
+class RuleToggleIn(serializers.Serializer):
+    """The toggle's optional body; other fields are ignored, as the interface's toggle takes no body."""
+
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
 class RuleOut(serializers.Serializer):
@@ -87,12 +98,123 @@ class RuleOut(serializers.Serializer):
     updatedAt = serializers.DateTimeField(source="updated_at")
 
 
+def staff_ref(staff) -> dict | None:
+    return {"id": str(staff.pk), "email": staff.email} if staff else None
+
+
 class RuleVersionOut(serializers.Serializer):
+    """One version: its parameters, who proposed it (changedBy, proposedBy), who approved it, when and why."""
+
     version = serializers.IntegerField()
     snapshot = serializers.JSONField()
+    conditions = serializers.SerializerMethodField()
+    severity = serializers.SerializerMethodField()
+    actions = serializers.SerializerMethodField()
+    isActive = serializers.SerializerMethodField()
     changedBy = serializers.SerializerMethodField()
+    proposedBy = serializers.SerializerMethodField()
+    approvedBy = serializers.SerializerMethodField()
+    approvedAt = serializers.DateTimeField(source="approved_at", allow_null=True)
+    reason = serializers.CharField()
     createdAt = serializers.DateTimeField(source="created_at")
+    changes = serializers.SerializerMethodField(help_text="What differs from the version before, field by field")
+
+    def get_changes(self, obj) -> list[dict]:
+        diff = self.context.get("changes", {}).get(obj.pk, [])
+        return [{"field": what, "from": was, "to": now} for what, was, now in diff]
+
+    def get_conditions(self, obj) -> dict | None:
+        return obj.snapshot.get("conditions")
+
+    def get_severity(self, obj) -> str | None:
+        return obj.snapshot.get("severity")
+
+    def get_actions(self, obj) -> dict | None:
+        return obj.snapshot.get("actions")
+
+    def get_isActive(self, obj) -> bool | None:
+        return obj.snapshot.get("isActive")
 
     def get_changedBy(self, obj) -> dict | None:
-        staff = obj.changed_by
-        return {"id": str(staff.pk), "email": staff.email} if staff else None
+        return staff_ref(obj.changed_by)
+
+    def get_proposedBy(self, obj) -> dict | None:
+        return staff_ref(obj.changed_by)
+
+    def get_approvedBy(self, obj) -> dict | None:
+        return staff_ref(obj.approved_by)
+
+
+class ProposalOut(serializers.Serializer):
+    """A rule change waiting for (or decided by) a second person."""
+
+    id = serializers.UUIDField()
+    ruleId = serializers.CharField(source="rule.rule_id")
+    baseVersion = serializers.IntegerField(source="base_version")
+    changes = serializers.JSONField(source="api_changes")
+    reason = serializers.CharField()
+    status = serializers.CharField()
+    proposedBy = serializers.SerializerMethodField()
+    proposedAt = serializers.DateTimeField(source="created_at")
+    decidedBy = serializers.SerializerMethodField()
+    decidedAt = serializers.DateTimeField(source="decided_at", allow_null=True)
+    decisionReason = serializers.CharField(source="decision_reason")
+    version = serializers.IntegerField(source="resulting_version", allow_null=True)
+
+    def get_proposedBy(self, obj) -> dict | None:
+        return staff_ref(obj.proposed_by)
+
+    def get_decidedBy(self, obj) -> dict | None:
+        return staff_ref(obj.decided_by)
+
+
+class ProposalDecisionIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+class ProposalRejectIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class BacktestIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    """A past window of the ledger, and optionally the conditions to try instead of the rule's own."""
+
+    from_ = serializers.DateTimeField(source="since")
+    to = serializers.DateTimeField(source="until")
+    conditions = BoundedJSONField(required=False)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        # "from" is a Python keyword: declared as from_, named "from" on the wire
+        fields["from"] = fields.pop("from_")
+        return fields
+
+    def validate(self, attrs):
+        raw_to = self.initial_data.get("to") if hasattr(self.initial_data, "get") else None
+        if isinstance(raw_to, str) and len(raw_to.strip()) == 10:
+            # a bare date as the end means the whole of that day
+            attrs["until"] = attrs["until"] + dt.timedelta(days=1) - dt.timedelta(microseconds=1)
+        if attrs["since"] > attrs["until"]:
+            raise serializers.ValidationError({"to": ["Must not be before from."]})
+        return attrs
+
+
+class SnoozeIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    userId = serializers.UUIDField(source="user_id")
+    expiresAt = serializers.DateTimeField(source="expires_at")
+    reason = serializers.CharField(max_length=2000)
+
+
+class SnoozeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    ruleId = serializers.CharField(source="rule.rule_id")
+    userId = serializers.UUIDField(source="user_id")
+    reason = serializers.CharField()
+    expiresAt = serializers.DateTimeField(source="expires_at")
+    endedAt = serializers.DateTimeField(source="ended_at", allow_null=True)
+    inForce = serializers.BooleanField(source="in_force")
+    createdBy = serializers.SerializerMethodField()
+    createdAt = serializers.DateTimeField(source="created_at")
+
+    def get_createdBy(self, obj) -> dict | None:
+        return staff_ref(obj.created_by)

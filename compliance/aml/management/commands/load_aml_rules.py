@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from compliance.aml.services.rules import rule_catalogue_load
+from compliance.aml.services.catalogue import rule_catalogue_load
 
 
 class Command(BaseCommand):
@@ -20,4 +20,5 @@ class Command(BaseCommand):
         counts = rule_catalogue_load(reset=reset)
         self.stdout.write(
             f"AML rules: {counts['created']} created, {counts['reset']} restored, {counts['unchanged']} unchanged"
+            + (f", {counts['proposed']} proposed for approval (four eyes)" if counts["proposed"] else "")
         )

@@ -96,7 +96,10 @@ def test_officer_reads_rules_but_cannot_change_them(db, rule):
 
 def test_mlro_toggles_rules_from_the_list_as_a_new_version(db, rule):
     client, _ = _login(StaffRole.MLRO)
-    client.post("/admin/compliance/amlrule/", {"action": "toggle_selected", "_selected_action": [rule.pk]})
+    client.post(
+        "/admin/compliance/amlrule/",
+        {"action": "toggle_selected", "_selected_action": [rule.pk], "apply": "1", "reason": "Retired"},
+    )
     rule.refresh_from_db()
     assert rule.is_active is False and rule.version == 4
 
@@ -112,10 +115,9 @@ def test_mlro_edits_a_rule_in_the_admin_through_the_service(db, rule):
             "severity": "HIGH",
             "priority": 5,
             "is_active": "on",
-            "conditions": '{"ruleType": "threshold", "thresholdAmount": 20}',
+            "param_thresholdAmount": "20",
             "actions": "{}",
-            "versions-TOTAL_FORMS": 0,
-            "versions-INITIAL_FORMS": 0,
+            "reason": "Clearer name",
         },
     )
     assert r.status_code == 302, r.content.decode()[:2000]
@@ -131,10 +133,8 @@ def test_admin_refuses_bad_conditions_with_the_parameter_named(db, rule):
             "name": "x",
             "severity": "HIGH",
             "priority": 5,
-            "conditions": '{"ruleType": "threshold"}',
             "actions": "{}",
-            "versions-TOTAL_FORMS": 0,
-            "versions-INITIAL_FORMS": 0,
+            "reason": "Test",
         },
     )
     assert r.status_code == 200 and "thresholdAmount" in r.content.decode()
@@ -169,9 +169,8 @@ def test_admin_refuses_a_non_boolean_create_alert_action(db, rule):
             "severity": "HIGH",
             "priority": 5,
             "actions": '{"createAlert": "no"}',
-            "conditions": '{"ruleType": "threshold", "thresholdAmount": 5}',
-            "versions-TOTAL_FORMS": 0,
-            "versions-INITIAL_FORMS": 0,
+            "param_thresholdAmount": "5",
+            "reason": "Test",
         },
     )
     assert r.status_code == 200 and "createAlert must be true or false" in r.content.decode()

@@ -66,6 +66,20 @@ def test_an_officers_edit_survives_a_reload_and_reset_restores_it_as_a_new_versi
     assert AMLRuleVersion.objects.get(rule=rule, version=2).snapshot["conditions"]["thresholdAmount"] == 75000
 
 
+def test_under_four_eyes_a_reset_of_a_live_rule_is_a_proposal(db, settings):
+    from compliance.aml.models.governance import RuleProposal
+
+    settings.RULE_FOUR_EYES = True
+    _load()
+    rule = AMLRule.objects.get(rule_id="AML-THR-001")
+    rule_update(rule=rule, actor=None, changes={"conditions": {"ruleType": "threshold", "thresholdAmount": 75000}})
+    assert "1 proposed for approval" in _load("--reset")
+    rule.refresh_from_db()
+    assert rule.conditions["thresholdAmount"] == 75000 and rule.version == 2
+    proposal = RuleProposal.objects.get(rule=rule)
+    assert proposal.changes["conditions"]["thresholdAmount"] == 50000 and proposal.status == "PENDING"
+
+
 def test_seed_demo_part_loads_the_catalogue_and_scans(db):
     from compliance.demo import seed
 

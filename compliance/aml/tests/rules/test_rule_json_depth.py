@@ -51,9 +51,10 @@ def test_a_deep_paste_in_the_admin_form_is_a_form_error(db):
         "name": "Deep",
         "severity": "MEDIUM",
         "priority": "10",
-        "conditions": "[" * 5000 + "]" * 5000,
-        "actions": "{}",
+        "param_thresholdAmount": "5000",
+        # conditions are one input per parameter now; actions stay a JSON text
+        "actions": "[" * 5000 + "]" * 5000,
     }
-    response = browser.post("/admin/compliance/amlrule/add/", form)
+    response = browser.post("/admin/compliance/amlrule/add/?rule_type=threshold", form)
     assert response.status_code == 200 and "levels deep" in response.content.decode()
     assert not AMLRule.objects.exists()

@@ -1,0 +1,225 @@
+"""Change control of AML rules: four eyes on changes that matter, and per-user snoozes.
+
+With ``settings.RULE_FOUR_EYES`` on, a change to an active rule's
+conditions, severity or actions, or switching a rule on, does not take
+effect: it becomes a ``RuleProposal`` that a second person (MLRO or admin,
+never the proposer) approves or rejects. Until then the current version keeps
+running. Switching a rule off, and edits of an inactive rule, apply at once:
+they can only make the engine quieter, never louder behind anyone's back.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django_fsm import TransitionNotAllowed
+
+from backoffice.errors import Conflict, Forbidden, InvalidTransition, ValidationFailed
+from backoffice.services import audit_record
+from compliance.aml.choices import ProposalStatus
+from compliance.aml.models.governance import RuleProposal, RuleProposalEvent, RuleSnooze
+from compliance.aml.models.rules import AMLRule
+from compliance.aml.services.rules import rule_check_changes, rule_update, rule_validate_changes
+
+# Fields whose change on an active rule changes what the engine raises or does.
+GOVERNED = ("conditions", "severity", "actions")
+STALE = "The rule changed since this proposal was made; propose the change again against the current version"
+
+
+@dataclass(frozen=True)
+class ChangeOutcome:
+    """What a requested change did: applied (``rule``, the new state) or proposed (``proposal`` too)."""
+
+    rule: AMLRule
+    proposal: RuleProposal | None = None
+
+    @property
+    def proposed(self) -> bool:
+        return self.proposal is not None
+
+
+def needs_approval(rule: AMLRule, diff: dict[str, Any]) -> bool:
+    """Whether changing ``rule`` by ``diff`` (only the fields that really change) needs a second person."""
+    if not settings.RULE_FOUR_EYES or not diff:
+        return False
+    active_after = diff.get("is_active", rule.is_active)
+    if not active_after:
+        return False  # switching off, or editing an inactive rule that stays inactive
+    if not rule.is_active:
+        return True  # switching on
+    return any(name in diff for name in GOVERNED)
+
+
+def _record(proposal: RuleProposal, *, actor, from_status: str, note: str) -> None:
+    RuleProposalEvent.objects.create(
+        proposal=proposal, from_status=from_status, to_status=proposal.status, actor=actor, note=note or ""
+    )
+
+
+@transaction.atomic
+def rule_change(
+    *, rule: AMLRule, actor, changes: dict[str, Any], reason: str = "", action: str = "aml_rule.update"
+) -> ChangeOutcome:
+    """Change a rule, at once or as a proposal (four eyes); invalid changes are refused now, not at approval."""
+    changes = rule_check_changes(changes)
+    locked = AMLRule.objects.select_for_update().get(pk=rule.pk)
+    diff = {name: value for name, value in changes.items() if getattr(locked, name) != value}
+    if not needs_approval(locked, diff):
+        return ChangeOutcome(rule=rule_update(rule=locked, actor=actor, changes=changes, action=action, reason=reason))
+    return ChangeOutcome(rule=locked, proposal=rule_propose(rule=locked, actor=actor, changes=diff, reason=reason))
+
+
+@transaction.atomic
+def rule_propose(*, rule: AMLRule, actor, changes: dict[str, Any], reason: str = "") -> RuleProposal:
+    """Record ``changes`` as a proposal a second person decides; validated now, nothing applied."""
+    changes = rule_check_changes(changes)
+    locked = AMLRule.objects.select_for_update().get(pk=rule.pk)
+    diff = {name: value for name, value in changes.items() if getattr(locked, name) != value}
+    if not diff:
+        raise ValidationFailed("Nothing to propose: every value is already the rule's")
+    rule_validate_changes(locked, diff)
+    proposal = RuleProposal.objects.create(
+        rule=locked, base_version=locked.version, changes=diff, reason=reason or "", proposed_by=actor
+    )
+    _record(proposal, actor=actor, from_status="", note=reason)
+    audit_record(
+        actor=actor,
+        action="aml_rule.propose",
+        object_type="aml_rule",
+        object_id=locked.pk,
+        changes={
+            "rule_id": locked.rule_id,
+            "proposal": str(proposal.pk),
+            "base_version": locked.version,
+            "fields": {name: [getattr(locked, name), value] for name, value in diff.items()},
+            "reason": reason or "",
+        },
+    )
+    return proposal
+
+
+@transaction.atomic
+def rule_toggle_or_propose(*, rule: AMLRule, actor, reason: str = "") -> ChangeOutcome:
+    """Flip isActive: off at once, on at once or as a proposal (four eyes)."""
+    current = AMLRule.objects.select_for_update().values_list("is_active", flat=True).get(pk=rule.pk)
+    return rule_change(
+        rule=rule, actor=actor, changes={"is_active": not current}, reason=reason, action="aml_rule.toggle"
+    )
+
+
+def _require_decider(actor) -> None:
+    has = getattr(actor, "has_capability", None)
+    if not (has and has("rules.approve")):
+        raise Forbidden("Only an MLRO or an admin may decide a rule change")
+
+
+def _locked_proposal(proposal: RuleProposal) -> RuleProposal:
+    # lock the proposal row only: proposed_by is a nullable join, which PostgreSQL cannot lock
+    return RuleProposal.objects.select_for_update(of=("self",)).select_related("proposed_by").get(pk=proposal.pk)
+
+
+@transaction.atomic
+def proposal_approve(*, proposal: RuleProposal, actor, note: str = "") -> RuleProposal:
+    """A second person approves: the change becomes the rule's next version (proposer and approver kept).
+
+    Refused: the proposer (403 FOUR_EYES_REQUIRED), a decided proposal (409
+    INVALID_TRANSITION), a proposal made against an older version (409 CONFLICT).
+    """
+    _require_decider(actor)
+    locked = _locked_proposal(proposal)
+    rule = AMLRule.objects.select_for_update().get(pk=locked.rule_id)
+    if locked.status != ProposalStatus.PENDING:
+        raise InvalidTransition(f"Cannot approve a proposal that is {locked.status}")
+    locked._four_eyes(actor)
+    if rule.version != locked.base_version:
+        raise Conflict(STALE, code="STALE_PROPOSAL")
+    try:
+        locked.approve(actor=actor)
+    except TransitionNotAllowed:
+        raise InvalidTransition(f"Cannot approve a proposal that is {locked.status}") from None
+    updated = rule_update(
+        rule=rule,
+        actor=locked.proposed_by,
+        changes=dict(locked.changes),
+        action="aml_rule.approve",
+        reason=locked.reason,
+        approved_by=actor,
+    )
+    locked.resulting_version = updated.version
+    locked.decision_reason = note or ""
+    locked.save()
+    _record(locked, actor=actor, from_status=ProposalStatus.PENDING, note=note)
+    return locked
+
+
+@transaction.atomic
+def proposal_reject(*, proposal: RuleProposal, actor, reason: str) -> RuleProposal:
+    """A second person turns the change down with a reason (400 without one); the rule is left as it is."""
+    _require_decider(actor)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("Validation error", details={"reason": ["A reason is required to reject a change."]})
+    locked = _locked_proposal(proposal)
+    if locked.status != ProposalStatus.PENDING:
+        raise InvalidTransition(f"Cannot reject a proposal that is {locked.status}")
+    locked._four_eyes(actor)
+    try:
+        locked.reject(actor=actor, reason=reason)
+    except TransitionNotAllowed:
+        raise InvalidTransition(f"Cannot reject a proposal that is {locked.status}") from None
+    locked.save()
+    _record(locked, actor=actor, from_status=ProposalStatus.PENDING, note=reason)
+    audit_record(
+        actor=actor,
+        action="aml_rule.reject",
+        object_type="aml_rule",
+        object_id=locked.rule_id,
+        changes={"proposal": str(locked.pk), "reason": reason},
+    )
+    return locked
+
+
+# ---------------------------------------------------------------- snoozes
+
+
+@transaction.atomic
+def rule_snooze(*, rule: AMLRule, user, actor, expires_at: datetime, reason: str) -> RuleSnooze:
+    """Stop ``rule`` raising alerts for ``user`` until ``expires_at`` (future, with a reason), audited."""
+    reason = (reason or "").strip()
+    errors: dict[str, list[str]] = {}
+    if not reason:
+        errors["reason"] = ["A reason is required."]
+    if expires_at is None or expires_at <= timezone.now():
+        errors["expiresAt"] = ["Must be in the future."]
+    if errors:
+        raise ValidationFailed("Validation error", details=errors)
+    snooze = RuleSnooze.objects.create(rule=rule, user=user, reason=reason, expires_at=expires_at, created_by=actor)
+    audit_record(
+        actor=actor,
+        action="aml_rule.snooze",
+        object_type="aml_rule",
+        object_id=rule.pk,
+        changes={"rule_id": rule.rule_id, "user": str(user.pk), "expires_at": expires_at.isoformat(), "reason": reason},
+    )
+    return snooze
+
+
+@transaction.atomic
+def rule_snooze_end(*, snooze: RuleSnooze, actor) -> RuleSnooze:
+    """End a snooze before its expiry (the rule raises alerts for the user again), audited."""
+    locked = RuleSnooze.objects.select_for_update().get(pk=snooze.pk)
+    if not locked.in_force:
+        raise Conflict("This snooze is no longer in force")
+    locked.ended_at = timezone.now()
+    locked.save(update_fields=["ended_at"])
+    audit_record(
+        actor=actor,
+        action="aml_rule.snooze_end",
+        object_type="aml_rule",
+        object_id=locked.rule_id,
+        changes={"snooze": locked.pk, "user": str(locked.user_id)},
+    )
+    return locked
