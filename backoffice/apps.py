@@ -6,7 +6,12 @@ class BackofficeConfig(AppConfig):
     verbose_name = "Administration"
 
     def ready(self):
-        from backoffice import demo, navigation, otp, principals, tokens
+        from django.conf import settings
+
+        from backoffice import db_deadline, demo, navigation, otp, principals, tokens
+
+        if settings.DB_ANSWER_DEADLINE:
+            db_deadline.install(connect=settings.DB_CONNECT_TIMEOUT, answer=settings.DB_ANSWER_DEADLINE)
 
         principals.register(
             principals.PrincipalKind(
