@@ -8,7 +8,12 @@ from backoffice import tokens
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 
-pytest_plugins = ["backoffice.tests.browser", "backoffice.tests.concurrency", "backoffice.tests.s3"]
+pytest_plugins = [
+    "backoffice.tests.binaries",
+    "backoffice.tests.browser",
+    "backoffice.tests.concurrency",
+    "backoffice.tests.s3",
+]
 
 
 @pytest.fixture(autouse=True)
