@@ -9,6 +9,7 @@ from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 
 pytest_plugins = [
+    "backoffice.tests.binaries",
     "backoffice.tests.brokers",
     "backoffice.tests.browser",
     "backoffice.tests.concurrency",

@@ -1,8 +1,9 @@
 """The admin site's sign-in form, throttled like the API's logins (``backoffice.login_guard``).
 
-Per address: ``RATE_LIMIT_AUTH`` attempts a period. Per login name: a lock after
-``LOGIN_LOCKOUT_FAILURES`` failures, with a message saying so and an audit entry. Wrong credentials
-keep Django's one message, the same whether or not the account exists.
+Only failures count. Per address: ``RATE_LIMIT_AUTH`` failed sign-ins a period, then the address is
+refused until the period ends. Per login name: a lock after ``LOGIN_LOCKOUT_FAILURES`` failures, with
+a message saying so and an audit entry. Wrong credentials keep Django's one message, the same whether
+or not the account exists.
 """
 
 from django.core.exceptions import ValidationError
@@ -11,14 +12,15 @@ from unfold.forms import AuthenticationForm
 from backoffice import login_guard, tokens
 from backoffice.models import Staff
 
-TOO_MANY = "Too many sign-in attempts from your address. Wait a minute, then try again."
+ADDRESS_GROUP = "admin.login.failures"
+TOO_MANY = "Too many failed sign-in attempts from your address. Wait a minute, then try again."
 
 
 class ThrottledLoginForm(AuthenticationForm):
     def clean(self):
         login = (self.cleaned_data.get("username") or "").strip().lower()
         try:
-            login_guard.check_address(self.request, group="admin.login")
+            login_guard.check_address(self.request, group=ADDRESS_GROUP)
             login_guard.check_account(kind=tokens.STAFF, login=login)
         except login_guard.AccountLocked as exc:
             raise ValidationError(exc.message, code="locked") from None
@@ -27,6 +29,7 @@ class ThrottledLoginForm(AuthenticationForm):
         try:
             cleaned = super().clean()
         except ValidationError:
+            login_guard.record_address_failure(self.request, group=ADDRESS_GROUP)
             staff_id = Staff.objects.filter(email__iexact=login).values_list("pk", flat=True).first() if login else None
             if login and login_guard.record_failure(
                 kind=tokens.STAFF, login=login, principal_id=staff_id, via="admin site"

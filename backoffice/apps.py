@@ -6,9 +6,13 @@ class BackofficeConfig(AppConfig):
     verbose_name = "Administration"
 
     def ready(self):
-        from backoffice import demo, metrics, navigation, otp, principals, tasks, tokens
+        from django.conf import settings
+
+        from backoffice import db_deadline, demo, metrics, navigation, otp, principals, tasks, tokens
         from backoffice.celery import app as celery_app
 
+        if settings.DB_ANSWER_DEADLINE:
+            db_deadline.install(connect=settings.DB_CONNECT_TIMEOUT, answer=settings.DB_ANSWER_DEADLINE)
         # every process that runs Django (server, worker, command) sends tasks with this app's settings
         celery_app.set_current()
         metrics.register_collector("queue_depth", tasks.queue_depth_metrics)

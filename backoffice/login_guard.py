@@ -2,9 +2,11 @@
 
 Two guards, both counted in the cache (shared by every server process):
 
-* **per address**: at most ``RATE_LIMIT_AUTH`` sign-in attempts a period from one client address. The
-  API's /auth/ endpoints get this from the rate-limit middleware; the admin site's form asks
-  ``address_allowed``.
+* **per address**: the API's /auth/ endpoints are limited to ``RATE_LIMIT_AUTH`` requests a period
+  per address by the rate-limit middleware (the contract's ``auth`` group). The admin site's form
+  counts only *failed* sign-ins per address (``record_address_failure``) and refuses an address that
+  has ``RATE_LIMIT_AUTH`` of them in the period (``check_address``): a team signing in from one
+  office address at 9 am is never throttled by its own successes, a password guesser is.
 * **per account**: ``LOGIN_LOCKOUT_FAILURES`` failed sign-ins for one login name (e-mail or phone, of
   any kind) within ``LOGIN_LOCKOUT_MINUTES`` lock that name for ``LOGIN_LOCKOUT_MINUTES``, whatever
   address the attempts come from; the lock is written to the audit log. It is keyed by the name typed,
@@ -78,12 +80,26 @@ def record_success(*, kind: str, login: str) -> None:
     ratelimit.guarded(lambda: cache.delete(_name_key(kind, login) + ":failures"), default=None)
 
 
-def check_address(request, *, group: str) -> None:
-    """Count one sign-in attempt from the request's address; raise TooManyAttempts past ``RATE_LIMIT_AUTH``."""
-    rate = settings.RATE_LIMIT_AUTH
-    usage = ratelimit.guarded(
-        lambda: get_usage(request, group=group, key=lambda _g, r: "ip:" + client_ip(r), rate=rate, increment=True),
+def _address_failures(request, *, group: str, increment: bool):
+    return ratelimit.guarded(
+        lambda: get_usage(
+            request,
+            group=group,
+            key=lambda _g, r: "ip:" + client_ip(r),
+            rate=settings.RATE_LIMIT_AUTH,
+            increment=increment,
+        ),
         default=None,
     )
-    if usage is not None and usage["should_limit"]:
+
+
+def check_address(request, *, group: str) -> None:
+    """Raise TooManyAttempts while the request's address has ``RATE_LIMIT_AUTH`` failed sign-ins this period."""
+    usage = _address_failures(request, group=group, increment=False)
+    if usage is not None and (usage["should_limit"] or usage["count"] >= usage["limit"]):
         raise TooManyAttempts()
+
+
+def record_address_failure(request, *, group: str) -> None:
+    """Count one failed sign-in from the request's address (successes are never counted)."""
+    _address_failures(request, group=group, increment=True)

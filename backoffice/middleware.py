@@ -7,6 +7,8 @@ In ``settings.MIDDLEWARE`` order:
   ``/api/`` as the envelope; every ``/api/`` response carries ``Cache-Control: no-store`` (they carry
   personal data; no proxy or browser may keep them).
 * ``RateLimitMiddleware``: counts the request against its group (``backoffice.ratelimit``).
+* ``UnauthenticatedBodyMiddleware`` (any path): a body over ``UNAUTHENTICATED_BODY_MAX_BYTES`` is read
+  only for an authenticated request; otherwise 401 (or 413 where no credentials are taken), unread.
 * ``ApiInputMiddleware``: refuses, before any view runs, what no endpoint may accept: NUL or control
   characters in the path, NUL in a query parameter, too many parameters, a body of a media type the
   view cannot parse (415), a body over the size limit (413) and JSON that ``strictjson`` refuses. An
@@ -19,15 +21,19 @@ import time
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.http import UnreadablePostError
+from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
 from rest_framework.utils.mediatypes import media_type_matches
+from rest_framework.views import APIView
 
 from backoffice import ratelimit
 from backoffice.api import strictjson
 from backoffice.api.envelope import ERROR_CODES_BY_STATUS, status_message
 from backoffice.api.exceptions import Answer, answer_for, json_error
 from backoffice.api.parsers import DECODED_JSON, body_limit, declared_length, form_values, too_large
-from backoffice.errors import DomainError, UnsupportedMediaType, ValidationFailed
+from backoffice.errors import DomainError, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 from backoffice.request_context import client_ip, reset_current_ip, set_current_ip
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -107,6 +113,60 @@ class RateLimitMiddleware(ApiOnlyMiddleware):
         return response
 
 
+class UnauthenticatedBodyMiddleware:
+    """A request body over ``UNAUTHENTICATED_BODY_MAX_BYTES`` is read only once the request is authenticated.
+
+    Reading a body holds a server thread for as long as the client takes to send it (each read has a
+    deadline, ``backoffice.serving``, but the thread is held until then): fifty anonymous clients
+    announcing large bodies and trickling them would hold every thread. So before any layer reads the
+    body (ApiInputMiddleware's JSON check, the CSRF check of a form, the view), a request announcing
+    more is authenticated as its view will authenticate it: an API view's own authentication classes,
+    the session elsewhere. Unauthenticated, it is answered at once with its body unread: 401 when the
+    view takes credentials, 413 when it takes none (no public endpoint takes a large body). The
+    bound is at most what the server gathers before handing a request to a thread, so an anonymous
+    body is only ever read by the event loop.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if declared_length(request.META) <= settings.UNAUTHENTICATED_BODY_MAX_BYTES:
+            return None
+        try:
+            if authenticated_before_the_body(request, view_func):
+                return None
+            raise PayloadTooLarge(
+                f"Request body is too large (more than {settings.UNAUTHENTICATED_BODY_MAX_BYTES} bytes "
+                "without authentication)"
+            )
+        except (DomainError, exceptions.APIException) as exc:
+            return json_error(answer_for(exc))
+
+
+def authenticated_before_the_body(request, view_func) -> bool:
+    """Whether ``request`` is authenticated as ``view_func`` will check it; raises 401 for bad or missing credentials.
+
+    False for a view that takes no credentials at all (the caller answers 413).
+    """
+    view_class = getattr(view_func, "cls", None)
+    if view_class is None or not issubclass(view_class, APIView):
+        user = getattr(request, "user", None)  # a Django view (the admin site): its session
+        return bool(user is not None and user.is_authenticated)
+    authenticators = (getattr(view_func, "initkwargs", None) or {}).get(
+        "authentication_classes", view_class.authentication_classes
+    )
+    api_request = Request(request, authenticators=[authenticator() for authenticator in authenticators])
+    if not api_request.authenticators:
+        return False
+    if api_request.user is None:  # raises AuthenticationFailed for a bad token
+        raise exceptions.NotAuthenticated()
+    return True
+
+
 def check_path_and_query(request) -> None:
     """The path may hold no control character, the query string no NUL, and only so many parameters."""
     if _CONTROL.search(request.path_info):
@@ -173,7 +233,7 @@ class ApiInputMiddleware(ApiOnlyMiddleware):
             return None  # not a DRF view: it reads its request its own way
         try:
             check_body(request, parser_classes)
-        except DomainError as exc:
+        except (DomainError, UnreadablePostError) as exc:  # unreadable: past its deadline (408)
             return json_error(answer_for(exc))
         return None
 

@@ -185,6 +185,28 @@ class OneTimeCode(models.Model):
         return f"code for {self.phone_number} ({self.purpose})"
 
 
+class EndedSession(models.Model):
+    """A signed-in session that was ended by signing out: none of its tokens, access or refresh, is honoured.
+
+    A session is one sign-in and its chain of rotated refresh tokens; every token of it carries the
+    session's id (``sid``, ``backoffice.tokens``). Authentication reads this table in the same query
+    that loads the principal. A row is of use until ``expires_at``, when the session's last token
+    would have expired anyway; later rows are deleted as new ones are written.
+    """
+
+    sid = models.CharField(primary_key=True, max_length=32)
+    kind = models.CharField(max_length=16)
+    principal_id = models.CharField(max_length=64)
+    ended_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-ended_at"]
+
+    def __str__(self):
+        return f"{self.kind} session {self.sid} (ended {self.ended_at:%Y-%m-%d %H:%M})"
+
+
 class StateChange(models.Model):
     """One move of a record's state machine: from, to, who, when and why. Rows are only ever added.
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.apps import apps
 from django.core.exceptions import ValidationError
-from django.db.models import Model
+from django.db.models import Exists, Model
 
 
 @dataclass(frozen=True)
@@ -69,16 +69,28 @@ def kinds() -> frozenset[str]:
     return frozenset(_KINDS)
 
 
-def load_active(kind: str, principal_id) -> Model | None:
-    """The principal of this kind and id who may hold a session, or None (also for a malformed id)."""
+def load_active(kind: str, principal_id, *, session: str | None = None) -> Model | None:
+    """The principal of this kind and id who may hold a session, or None (also for a malformed id).
+
+    With ``session`` (a token's ``sid``), None as well when that session was ended by signing out: read
+    in the same query, so checking it costs a request nothing.
+    """
     principal = _KINDS.get(kind)
     if principal is None:
         return None
     model = principal.model_class
     try:
-        return model.objects.filter(pk=principal_id, **principal.active).first()
+        rows = model.objects.filter(pk=principal_id, **principal.active)
+        if session:
+            from backoffice.models import EndedSession
+
+            rows = rows.annotate(session_ended=Exists(EndedSession.objects.filter(sid=str(session))))
+        found = rows.first()
     except (ValueError, ValidationError):
         return None
+    if found is not None and getattr(found, "session_ended", False):
+        return None
+    return found
 
 
 def is_active(kind: str, principal_id) -> bool:

@@ -14,6 +14,13 @@ Sessions end:
   on the principal, read with the row authentication loads anyway: no per-token
   rows to find and blacklist, and access tokens die at once too, not 15 minutes
   later.
+* **on signing out, that session only**: tokens carry ``sid``, the id of the
+  session (one sign-in and its chain of rotated refresh tokens); rotation copies
+  it. Signing out records the session as ended (``EndedSession``), and from the
+  next request on none of its tokens is honoured: not the refresh token, not an
+  access token still within its 15 minutes. Authentication reads the record in
+  the query that loads the principal. Other sessions of the same principal (other
+  devices) go on.
 * **at the latest ``REFRESH_SESSION_MAX_DAYS`` after signing in**: tokens carry
   ``sst``, the time of the login that opened the session; rotation copies it and
   refuses a session older than the limit, and a rotated refresh token never
@@ -21,10 +28,13 @@ Sessions end:
 """
 
 import time
+import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework_simplejwt.exceptions import TokenError
 from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 from rest_framework_simplejwt.tokens import AccessToken, RefreshToken, UntypedToken
@@ -64,8 +74,11 @@ def _session_limit() -> int:
     return settings.REFRESH_SESSION_MAX_DAYS * 86400
 
 
-def issue_pair(*, kind: str, principal_id, principal=None, session_start: int | None = None) -> TokenPair:
-    """A new access/refresh pair for the principal; ``session_start`` (epoch seconds) carries a session on.
+def issue_pair(
+    *, kind: str, principal_id, principal=None, session_start: int | None = None, session_id: str | None = None
+) -> TokenPair:
+    """A new access/refresh pair for the principal; ``session_start`` (epoch seconds) and ``session_id`` carry a
+    session on (a rotation); without them the pair opens a new session.
 
     ``principal`` saves a query when the caller has the row; otherwise its generation is read.
     """
@@ -76,6 +89,7 @@ def issue_pair(*, kind: str, principal_id, principal=None, session_start: int | 
     refresh["sub"] = str(principal_id)
     refresh["gen"] = principals.generation_of(kind, principal) if principal is not None else 0
     refresh["sst"] = int(session_start if session_start is not None else time.time())
+    refresh["sid"] = session_id or uuid.uuid4().hex
     # a rotated token lives no longer than its session may
     refresh["exp"] = min(int(refresh["exp"]), refresh["sst"] + _session_limit())
     _record_outstanding(refresh)
@@ -117,13 +131,16 @@ def rotate(*, raw_refresh: str) -> tuple[str, str, TokenPair]:
     if not _revoke(token):
         raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
     kind, sub = token["kind"], token["sub"]
-    principal = principals.load_active(kind, sub)
+    principal = principals.load_active(kind, sub, session=token.get("sid"))
     if principal is None or not is_current(kind, principal, token):
         raise Unauthorized("Refresh token is invalid or expired", code="TOKEN_INVALID")
     session_start = int(token.get("sst", token.get("iat", 0)))
     if time.time() - session_start > _session_limit():
         raise Unauthorized("The session has expired; sign in again", code="TOKEN_INVALID")
-    return kind, sub, issue_pair(kind=kind, principal_id=sub, principal=principal, session_start=session_start)
+    pair = issue_pair(
+        kind=kind, principal_id=sub, principal=principal, session_start=session_start, session_id=token.get("sid")
+    )
+    return kind, sub, pair
 
 
 def is_current(kind: str, principal, token) -> bool:
@@ -133,8 +150,30 @@ def is_current(kind: str, principal, token) -> bool:
 
 @transaction.atomic
 def revoke(*, raw_refresh: str) -> None:
+    """Sign out: spend the refresh token and end its session, so its access tokens stop working too."""
     token = _parse_refresh(raw_refresh)
     _revoke(token)
+    end_session(token)
+
+
+def end_session(token) -> None:
+    """Record the token's session as ended (a token from before sessions had ids has only itself to revoke)."""
+    from backoffice.models import EndedSession
+
+    sid = token.get("sid")
+    if not sid:
+        return
+    now = timezone.now()
+    # no token of the session lives past the session's own limit (refresh) or the access lifetime from now
+    session_end = int(token.get("sst", token.get("iat", 0))) + _session_limit()
+    expires_at = max(
+        datetime_from_epoch(session_end), now + settings.SIMPLE_JWT["ACCESS_TOKEN_LIFETIME"] + timedelta(minutes=1)
+    )
+    EndedSession.objects.filter(expires_at__lt=now).delete()  # what can no longer matter
+    EndedSession.objects.get_or_create(
+        sid=str(sid),
+        defaults={"kind": token["kind"], "principal_id": str(token["sub"]), "expires_at": expires_at},
+    )
 
 
 def decode_access(raw: str) -> AccessToken:

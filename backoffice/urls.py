@@ -1,4 +1,7 @@
+from django.conf import settings
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -6,6 +9,10 @@ from backoffice.api.operations import metrics_view
 from backoffice.api.views import api_not_found
 
 urlpatterns = [
+    # the site is the admin site and the API: its root leads to the admin site (sign-in first)
+    path("", lambda request: redirect("admin:index"), name="root"),
+    # browsers ask for /favicon.ico of any page by themselves (the API's docs, a JSON answer)
+    path("favicon.ico", lambda request: redirect(static(settings.FAVICON), permanent=True), name="favicon"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

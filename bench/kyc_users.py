@@ -193,6 +193,9 @@ def setup_django(url: str) -> None:
     os.environ["RATE_LIMIT_STANDARD"] = "100000000/m"
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     os.environ["DJANGO_SETTINGS_MODULE"] = "backoffice.settings"
+    # bulk loads and index builds over millions of rows: no statement timeout (and no client deadline,
+    # which COPY could not run under; backoffice.db_deadline)
+    os.environ.setdefault("DB_STATEMENT_TIMEOUT", "0")
     import django
 
     django.setup()

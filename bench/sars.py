@@ -50,6 +50,9 @@ def _setup_django(url: str) -> None:
     os.environ["ALLOWED_HOSTS"] = "testserver,127.0.0.1,localhost"
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backoffice.settings")
+    # bulk loads and index builds over millions of rows: no statement timeout (and no client deadline,
+    # which COPY could not run under; backoffice.db_deadline)
+    os.environ.setdefault("DB_STATEMENT_TIMEOUT", "0")
     import django
 
     django.setup()

@@ -162,12 +162,17 @@ def make_pdf(path: Path, size: int) -> None:
             f.write(os.urandom(min(MB, remaining)))
             remaining -= min(MB, remaining)
         f.write(b"\nendstream\nendobj\n")
-        xref = f.tell()
-        f.write(b"xref\n0 5\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets))
-        f.write(b"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref)
-        pad = size - f.tell()
-        if pad > 0:
+        table = b"xref\n0 5\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+
+        def ending(xref: int) -> bytes:
+            return table + b"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+
+        # the padding is a comment line before the cross-reference table: nothing may follow %%EOF
+        pad = size - f.tell() - len(ending(size))
+        pad += size - (f.tell() + max(pad, 0) + len(ending(f.tell() + max(pad, 0))))
+        if pad >= 2:
             f.write(b"%" * (pad - 1) + b"\n")
+        f.write(ending(f.tell()))
 
 
 def status_of(pid: int) -> dict[str, int]:

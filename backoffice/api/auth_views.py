@@ -83,7 +83,11 @@ class LogoutView(AuthView):
     input_serializer = s.RefreshIn
     error_statuses = {401: "The refresh token is invalid or expired (TOKEN_INVALID)"}
 
-    @extend_schema(request=s.RefreshIn, responses={200: s.EmptyOut}, summary="Revoke a refresh token")
+    @extend_schema(
+        request=s.RefreshIn,
+        responses={200: s.EmptyOut},
+        summary="Sign out: revoke the session (its refresh and access tokens)",
+    )
     def post(self, request):
         tokens.revoke(raw_refresh=self.valid(request)["refresh_token"])
         return ok({}, message="Logged out")

@@ -43,7 +43,7 @@ class PrincipalJWTAuthentication(BaseAuthentication):
         kind, sub = token["kind"], token["sub"]
         if kind != self.kind and kind not in self.kinds:
             raise exceptions.AuthenticationFailed("This token is not valid for this endpoint")
-        principal = principals.load_active(kind, sub)
+        principal = principals.load_active(kind, sub, session=token.get("sid"))
         if principal is None or not tokens.is_current(kind, principal, token):
             raise exceptions.AuthenticationFailed(BAD_TOKEN)
         # log events of the rest of this request name who made it (backoffice.logs)

@@ -19,7 +19,7 @@ from django.core.exceptions import (
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, InterfaceError, OperationalError
-from django.http import Http404, JsonResponse
+from django.http import Http404, JsonResponse, UnreadablePostError
 from rest_framework import exceptions
 from rest_framework.response import Response
 
@@ -74,6 +74,12 @@ def _drf_answer(exc: exceptions.APIException) -> Answer:
     return Answer(exc.status_code, str(exc.detail), code)
 
 
+def _causes(exc: BaseException):
+    while exc is not None:
+        yield exc
+        exc = exc.__cause__
+
+
 def answer_for(exc: BaseException) -> Answer:
     """The envelope for ``exc``; anything not recognised is a logged 500 that reveals nothing."""
     if isinstance(exc, DomainError):
@@ -86,6 +92,11 @@ def answer_for(exc: BaseException) -> Answer:
         return Answer(403, "You do not have permission to perform this action", "FORBIDDEN")
     if isinstance(exc, DjangoValidationError):
         return Answer(400, "Validation error", "VALIDATION_ERROR", django_validation_details(exc))
+    if isinstance(exc, UnreadablePostError):
+        # the body stopped coming: past its deadline (backoffice.serving), or the client went away
+        if any(isinstance(cause, TimeoutError) for cause in _causes(exc)):
+            return Answer(408, "The request body did not arrive in time", "REQUEST_TIMEOUT")
+        return Answer(400, "The request body could not be read", "VALIDATION_ERROR")
     if isinstance(exc, RequestDataTooBig):
         return Answer(413, "Request body is too large", "PAYLOAD_TOO_LARGE")
     if isinstance(exc, TooManyFieldsSent):

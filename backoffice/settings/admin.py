@@ -2,11 +2,19 @@
 
 from django.templatetags.static import static
 
+FAVICON = "backoffice/favicon.svg"
+
 UNFOLD = {
     "SITE_TITLE": "Vikela Back Office",
     "SITE_HEADER": "Vikela",
     "SITE_SUBHEADER": "Compliance & KYC",
     "SITE_SYMBOL": "shield",
+    # a back office has no public site to "view": no "View site" or "Return to site" link (the root of the
+    # site leads to the admin site, backoffice.urls)
+    "SITE_URL": None,
+    "SITE_FAVICONS": [
+        {"rel": "icon", "sizes": "any", "type": "image/svg+xml", "href": lambda request: static(FAVICON)},
+    ],
     "SHOW_HISTORY": True,
     "SHOW_VIEW_ON_SITE": False,
     "DASHBOARD_CALLBACK": "backoffice.dashboard.dashboard_callback",

@@ -19,6 +19,10 @@ REST_FRAMEWORK = {
     "DATETIME_FORMAT": "%Y-%m-%dT%H:%M:%S.%fZ",
 }
 
+# A larger request body is read only once the request is authenticated (backoffice.middleware); it stays
+# within what the server gathers before a thread reads anything (backoffice.serving.BUFFERED_BODY_BYTES).
+UNAUTHENTICATED_BODY_MAX_BYTES = 64 * 1024
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Vikela compliance back office API",
     "DESCRIPTION": (

@@ -67,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "backoffice.middleware.RateLimitMiddleware",
+    # before anything reads a body: large ones only for authenticated requests (backoffice.middleware)
+    "backoffice.middleware.UnauthenticatedBodyMiddleware",
     "backoffice.middleware.ApiInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "backoffice.middleware.SessionIdleMiddleware",

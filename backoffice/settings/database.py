@@ -1,10 +1,18 @@
-"""The database: one URL, SQLite set up for concurrent writers, PostgreSQL with persistent connections."""
+"""The database: one URL, SQLite set up for concurrent writers, PostgreSQL with persistent connections and deadlines."""
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from backoffice.env import env_int, env_str
 from backoffice.settings.base import BASE_DIR, ENVIRONMENT
+
+# Seconds PostgreSQL spends on one statement, and waiting for one lock, before it cancels it (then 503):
+# a request stuck behind a migration's lock or a runaway query answers in seconds. 0: no limit (for a
+# migration of a large table or a bulk load). The client keeps a deadline of its own for a server too
+# frozen to cancel anything (backoffice.db_deadline): the statement timeout plus the connect timeout.
+DB_STATEMENT_TIMEOUT = env_int("DB_STATEMENT_TIMEOUT", 15, minimum=0, maximum=86400)
+DB_LOCK_TIMEOUT = env_int("DB_LOCK_TIMEOUT", 5, minimum=0, maximum=86400)
+DB_CONNECT_TIMEOUT = env_int("DB_CONNECT_TIMEOUT", 5, minimum=1, maximum=60)
 
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 # Persistent connections serve production; in tests the live server's request threads would
@@ -32,9 +40,15 @@ else:
     # database restart reconnects instead of failing on the dead socket; a database that does not
     # answer costs a request DB_CONNECT_TIMEOUT seconds (then 503), not the operating system's minutes.
     _db["CONN_HEALTH_CHECKS"] = True
-    _db.setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5, minimum=1, maximum=60)
+    options = _db.setdefault("OPTIONS", {})
+    options["connect_timeout"] = DB_CONNECT_TIMEOUT
+    # server settings of every session, after any the URL gives (?options=...), so ours are the ones in force
+    timeouts = f"-c statement_timeout={DB_STATEMENT_TIMEOUT * 1000} -c lock_timeout={DB_LOCK_TIMEOUT * 1000}"
+    options["options"] = f"{options.get('options', '')} {timeouts}".strip()
 DATABASES = {"default": _db}
 IS_POSTGRES = _db["ENGINE"] == "django.db.backends.postgresql"
+# the client's own deadline on any reply (backoffice.db_deadline); None: libpq waits as long as it takes
+DB_ANSWER_DEADLINE = DB_STATEMENT_TIMEOUT + DB_CONNECT_TIMEOUT if IS_POSTGRES and DB_STATEMENT_TIMEOUT else None
 
 # A streaming replica of the primary: GET requests under /api/ read from it (backoffice.dbrouter), everything
 # else uses the primary. The same user and schema as the primary; migrations run on the primary only.
@@ -51,7 +65,10 @@ if DATABASE_REPLICA_URL:
     if _replica["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_REPLICA_URL must be a postgres:// URL")
     _replica["CONN_HEALTH_CHECKS"] = True
-    _replica.setdefault("OPTIONS", {})["connect_timeout"] = _db["OPTIONS"]["connect_timeout"]
+    # the primary's deadlines on the replica too: a frozen replica answers 503 as a frozen primary does
+    replica_options = _replica.setdefault("OPTIONS", {})
+    replica_options["connect_timeout"] = _db["OPTIONS"]["connect_timeout"]
+    replica_options["options"] = f"{replica_options.get('options', '')} {timeouts}".strip()
     # tests read the primary through this alias: one test database, not a second that nothing fills
     _replica["TEST"] = {"MIRROR": "default"}
     DATABASES["replica"] = _replica

@@ -96,7 +96,9 @@ class RedisServer:
 
 
 class PostgresCluster:
-    """A PostgreSQL cluster of our own (initdb in a temporary directory), with ``stop``, ``start``, ``remove``.
+    """A PostgreSQL cluster of our own (initdb in a temporary directory), with ``stop``, ``start``, ``remove``,
+    ``freeze`` and ``thaw`` (SIGSTOP and SIGCONT to the server and each of its processes, as a paused
+    machine or a stalled disk would leave it: connections stay open and nothing answers).
 
     PostgreSQL refuses to run as root; as root the cluster runs as the ``postgres`` system user, in a
     directory of its own under the system's temporary directory (pytest's are closed to other users).
@@ -132,7 +134,35 @@ class PostgresCluster:
         if (self.data / "postmaster.pid").exists():
             self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
+    def _processes(self) -> list[int]:
+        """The server's process and its children (each session's backend, the background workers)."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue  # ended meanwhile
+                if int(stat.rsplit(")", 1)[1].split()[1]) == postmaster:
+                    children.append(int(entry.name))
+        return [postmaster, *children]
+
+    def freeze(self) -> None:
+        self.frozen = self._processes()
+        for pid in self.frozen:
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        for pid in getattr(self, "frozen", []):
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self.frozen = []
+
     def remove(self) -> None:
+        self.thaw()  # a frozen server cannot act on pg_ctl's stop
         self.stop()
         shutil.rmtree(self.directory, ignore_errors=True)
 

@@ -1,9 +1,11 @@
-"""PostgreSQL down: every endpoint answers 503 SERVICE_UNAVAILABLE in the envelope; after a restart no request
-fails on a stale connection. Against a private cluster (initdb) and gunicorn the test starts; never the shared one.
+"""PostgreSQL down, frozen or locked: every endpoint answers 503 SERVICE_UNAVAILABLE in the envelope, in
+seconds; after a restart no request fails on a stale connection. Against a private cluster (initdb) and
+gunicorn the test starts; never the shared one.
 """
 
 import json
 
+import psycopg2
 import pytest
 
 from backoffice.tests.servers import Gunicorn, PostgresCluster, app_env, http, manage
@@ -11,6 +13,11 @@ from backoffice.tests.servers import Gunicorn, PostgresCluster, app_env, http, m
 pytestmark = pytest.mark.outage
 EMAIL, PASSWORD = "outage-admin@example.com", "Outage-Passw0rd!x"
 THREADS = 8
+# short deadlines, so a frozen or locked database costs the test seconds: a reply is awaited at most
+# STATEMENT + CONNECT seconds, a connection CONNECT seconds, a lock LOCK seconds
+STATEMENT, LOCK, CONNECT = 2, 1, 2
+# a request that does not answer in this long is held by the database: the failure these tests look for
+HELD = 10
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +32,12 @@ def stack(tmp_path_factory):
         env = app_env(DATABASE_URL=cluster.url(), MEDIA_ROOT=str(directory / "media"), RATE_LIMIT_STANDARD="100000/m")
         manage(env, "migrate", "--noinput")
         manage(env, "create_staff", "--email", EMAIL, "--password", PASSWORD, "--role", "admin")
-        gunicorn = Gunicorn(env, directory / "gunicorn.log")
+        deadlines = {
+            "DB_STATEMENT_TIMEOUT": str(STATEMENT),
+            "DB_LOCK_TIMEOUT": str(LOCK),
+            "DB_CONNECT_TIMEOUT": str(CONNECT),
+        }
+        gunicorn = Gunicorn({**env, **deadlines}, directory / "gunicorn.log")
         gunicorn.start()
         yield cluster, gunicorn
     finally:
@@ -38,7 +50,7 @@ def call(gunicorn, method, path, token=None, body=None):
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    status, response_headers, raw = http(method, gunicorn.base + path, body=body, headers=headers)
+    status, response_headers, raw = http(method, gunicorn.base + path, body=body, headers=headers, timeout=HELD)
     assert response_headers.get("Content-Type") == "application/json", (method, path, status, raw[:200])
     return status, json.loads(raw)
 
@@ -84,4 +96,38 @@ def test_while_the_database_is_down_every_endpoint_answers_503_in_the_envelope(s
                     assert (status, body["error"]["code"]) == (503, "SERVICE_UNAVAILABLE"), (method, path, body)
     finally:
         cluster.start()
+    assert call(gunicorn, "GET", "/api/v1/admin/me", token)[0] == 200
+
+
+def test_while_the_database_is_frozen_requests_answer_503_in_seconds_not_for_as_long_as_it_is_frozen(stack):
+    cluster, gunicorn = stack
+    token = sign_in(gunicorn)
+    every_thread_holds_a_connection(gunicorn, token)  # open sessions, which a frozen server leaves hanging
+    cluster.freeze()
+    try:
+        # the server cannot cancel anything: the client's own deadline ends the wait (a hang fails at HELD s)
+        for path in ("/api/v1/admin/me", "/api/v1/admin/users", "/api/v1/admin/me"):
+            status, body = call(gunicorn, "GET", path, token)
+            assert (status, body["error"]["code"]) == (503, "SERVICE_UNAVAILABLE"), (path, body)
+        status, body = call(gunicorn, "GET", "/api/v1/health")
+        assert status == 503 and body["data"]["database"] == "error"
+    finally:
+        cluster.thaw()
+    statuses = [call(gunicorn, "GET", "/api/v1/admin/me", token)[0] for _ in range(THREADS * 2)]
+    assert statuses == [200] * (THREADS * 2)
+
+
+def test_while_a_table_is_locked_requests_that_need_it_answer_503_in_seconds(stack):
+    cluster, gunicorn = stack
+    token = sign_in(gunicorn)
+    holder = psycopg2.connect(cluster.url())  # a migration, or a transaction stuck half-way
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute("LOCK TABLE backoffice_staff IN ACCESS EXCLUSIVE MODE")
+        # signing the request in reads the staff table: the server gives up waiting for the lock
+        status, body = call(gunicorn, "GET", "/api/v1/admin/me", token)
+        assert (status, body["error"]["code"]) == (503, "SERVICE_UNAVAILABLE")
+        assert call(gunicorn, "GET", "/api/v1/health")[0] == 200  # what does not need the table is served
+    finally:
+        holder.close()
     assert call(gunicorn, "GET", "/api/v1/admin/me", token)[0] == 200

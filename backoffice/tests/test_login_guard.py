@@ -63,14 +63,35 @@ def test_the_admin_site_form_keeps_one_generic_message_for_wrong_credentials(set
     assert GENERIC in known and GENERIC in unknown
 
 
-def test_the_admin_site_form_is_rate_limited_per_address(settings):
+def test_the_admin_site_form_is_rate_limited_per_address_on_failures(settings):
     settings.RATE_LIMIT_AUTH = "3/m"
     staff = StaffFactory()
     for _ in range(3):
         assert GENERIC in site_login(staff.email, "wrong").content.decode()
     limited = site_login(staff.email, PASSWORD).content.decode()
-    assert "Too many sign-in attempts from your address" in limited
+    assert "Too many failed sign-in attempts from your address" in limited
     assert site_login(staff.email, PASSWORD, ip="203.0.113.2").status_code == 302  # another address signs in
+
+
+def test_failures_on_different_accounts_count_against_the_one_address(settings):
+    settings.RATE_LIMIT_AUTH = "3/m"
+    guessed = [StaffFactory() for _ in range(3)]
+    for staff in guessed:
+        assert GENERIC in site_login(staff.email, "wrong").content.decode()
+    # no account reached its own lock, but the address is refused, for everyone behind it
+    limited = site_login(StaffFactory().email, PASSWORD).content.decode()
+    assert "Too many failed sign-in attempts from your address" in limited
+
+
+def test_a_team_behind_one_address_signs_in_as_often_as_it_needs(settings):
+    settings.RATE_LIMIT_AUTH = "3/m"
+    team = [StaffFactory() for _ in range(2 * 3)]  # more sign-ins than the address may fail
+    for staff in team:
+        assert site_login(staff.email, PASSWORD).status_code == 302
+    # and successes leave the whole allowance of failures for a mistyped password
+    for _ in range(2):
+        assert GENERIC in site_login(team[0].email, "wrong").content.decode()
+    assert site_login(team[0].email, PASSWORD).status_code == 302
 
 
 def test_the_admin_site_form_locks_the_account_says_so_and_audits_it(lockout):

@@ -34,6 +34,14 @@ FORBIDDEN_NAMES: dict[bytes, str] = {
     b"Encrypt": "The PDF is encrypted",
 }
 _ENCRYPTED = "The PDF is encrypted"
+# A PDF ends with "startxref", the offset of its cross-reference table and "%%EOF" (PDF 32000-1, 7.5.5),
+# then at most an end of line. Readers skip whatever follows, so bytes there are a second file riding along
+# (an HTML page after %%EOF): a polyglot, refused like one that starts with something else.
+_PDF_WHITESPACE = b"\x00\t\n\x0c\r "
+_END = re.compile(rb"startxref[\x00\t\n\x0c\r ]+[0-9]+[\x00\t\n\x0c\r ]*%%EOF\Z")
+END_TAIL_BYTES = 1024  # how much of the end is kept to find the end marker
+NO_END = "The PDF does not end as a PDF must (startxref, its offset, then the end marker %%EOF)"
+AFTER_END = "The PDF has content after its end marker (%%EOF)"
 _DAMAGED = "The PDF is damaged and cannot be read"
 
 # A name: a slash and the regular characters after it (PDF 32000-1, 7.2.2 and 7.3.5).
@@ -60,14 +68,20 @@ def _decode_name(raw: bytes) -> bytes:
 
 
 class PdfNameScanner:
-    """Feed the raw bytes in order; ``reasons`` collects why the file is refused (empty when it is clean)."""
+    """Feed the raw bytes in order; ``reasons`` collects why the file is refused (empty when it is clean).
+
+    After ``close``, ``end_problem`` says why the file's last bytes are not a PDF's end (None when they are).
+    """
 
     def __init__(self):
         self.reasons: dict[str, None] = {}  # ordered set: the first reason found is reported first
         self._carry = b""
         self._in_stream = False
+        self._tail = b""
+        self.end_problem: str | None = None
 
     def feed(self, data: bytes) -> None:
+        self._tail = (self._tail + data[-END_TAIL_BYTES:])[-END_TAIL_BYTES:]
         buf = self._carry + data
         pos = 0
         while True:
@@ -100,6 +114,7 @@ class PdfNameScanner:
         if not self._in_stream:
             self._scan(self._carry)
         self._carry = b""
+        self.end_problem = end_reason(self._tail)
 
     def _scan(self, text: bytes) -> None:
         for match in _NAME.finditer(text):
@@ -108,6 +123,18 @@ class PdfNameScanner:
                 reason = FORBIDDEN_NAMES.get(_decode_name(raw))
                 if reason:
                     self.reasons[reason] = None
+
+
+def end_reason(tail: bytes) -> str | None:
+    """Why the last bytes of a PDF are not a PDF's end (None when they are): nothing may follow ``%%EOF``."""
+    marker = tail.rfind(b"%%EOF")
+    if marker < 0:
+        return NO_END
+    if tail[marker + len(b"%%EOF") :].strip(_PDF_WHITESPACE):
+        return AFTER_END
+    if not _END.search(tail.rstrip(_PDF_WHITESPACE)):
+        return NO_END  # what follows the real end brings an "%%EOF" of its own
+    return None
 
 
 def _names_in(obj, pikepdf) -> list[str]:

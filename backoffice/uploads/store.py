@@ -5,9 +5,10 @@ The order of work, and why:
 1. The size: from the file's own length when it has one (nothing is read for a file over the cap), and
    counted while reading otherwise, so a 50 MB + 1 byte stream stops after 50 MB + 1 byte.
 2. The kind: the first bytes against the signatures, then the name's extension (``sniff.check_kind``).
-3. The content, before anything reaches the storage: a PDF streams through the raw-name scanner and is
-   then parsed by qpdf (``pdf``); an image is decoded in full and, if the policy says so, rebuilt
-   (``images``). Nothing refused is ever written, so no storage event or backup ever sees it.
+3. The content, before anything reaches the storage: a PDF streams through the raw-name scanner, is
+   then parsed by qpdf, and must end with its end marker and nothing after it (``pdf``); an image is
+   decoded in full and, if the policy says so, rebuilt (``images``). Nothing refused is ever written, so no
+   storage event or backup ever sees it.
 4. The write: the bytes stream to the storage in chunks through a meter that hashes them (sha256 of exactly
    what the storage read), enforces the cap again and the deadline. A failure or a passed deadline deletes
    whatever the storage already holds of this write and raises ``UploadTimeout`` or ``UploadStorageError``
@@ -26,7 +27,7 @@ from typing import BinaryIO
 from django.core.files.storage import Storage, default_storage
 from django.core.files.utils import validate_file_name
 
-from backoffice.uploads.errors import FileTooLarge, UnsafeContent
+from backoffice.uploads.errors import FileTooLarge, InvalidFileType, UnsafeContent
 from backoffice.uploads.images import check_image
 from backoffice.uploads.names import file_extension, safe_filename
 from backoffice.uploads.pdf import PdfNameScanner, check_pdf_structure
@@ -177,6 +178,8 @@ def upload_store(
             if scanner.reasons:
                 raise UnsafeContent(next(iter(scanner.reasons)))
             pages = check_pdf_structure(source, policy)
+            if scanner.end_problem:  # a reader ignores what follows the end: a second file riding along
+                raise InvalidFileType(scanner.end_problem)
         elif kind in IMAGE_KINDS:
             checked = check_image(source, kind, policy)
             width, height, rebuilt = checked.width, checked.height, checked.rebuilt

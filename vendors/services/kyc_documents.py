@@ -29,9 +29,7 @@ from backoffice.uploads import (
     IfExists,
     StoredUpload,
     UnsafeContent,
-    file_extension,
     safe_filename,
-    sniff_kind,
     upload_discard,
     upload_store,
 )
@@ -83,8 +81,8 @@ def vendor_document_upload(
     _require(actor, "vendors.kyc.write", "uploading vendor KYC documents")
     _check_document_key(document_key)
     original = original_filename if original_filename is not None else str(getattr(file, "name", "") or "")
-    named = _named_by_content(file, original)
-    name = storage_key(vendor.pk, document_key, safe_filename(named))
+    # a name without an extension claims no kind: upload_store refuses it (the name must agree with the bytes)
+    name = storage_key(vendor.pk, document_key, safe_filename(original))
     try:
         stored = upload_store(
             file=file,
@@ -92,7 +90,7 @@ def vendor_document_upload(
             policy=VENDOR_KYC,
             storage=storage,
             if_exists=IfExists.REPLACE,
-            original_filename=named,
+            original_filename=original,
             timeout=settings.VENDOR_KYC_UPLOAD_TIMEOUT,
         )
     except UnsafeContent as exc:
@@ -115,26 +113,6 @@ def vendor_document_upload(
             upload_discard(name=stored.name, storage=storage)
         raise
     return result
-
-
-def _named_by_content(file, original: str) -> str:
-    """The client's file name, with the extension of its content when it has none at all.
-
-    The extension must agree with the bytes so that no file passes for another kind (a PNG named .jpg, an
-    HTML page named .pdf). A name without any extension (``upload``, what many HTTP clients send for raw
-    bytes) claims no kind, so there is nothing to disagree with: it is named after what the bytes are. A
-    name with a wrong extension is still refused by the content check.
-    """
-    if file_extension(original):
-        return original
-    try:
-        position = file.tell()
-        head = file.read(16)
-        file.seek(position)
-    except (AttributeError, OSError, ValueError):  # a stream that cannot look ahead keeps its name
-        return original
-    kind = sniff_kind(head or b"")
-    return f"{original or 'document'}{kind.extensions[0]}" if kind is not None else original
 
 
 def _record_upload(

@@ -35,6 +35,18 @@ def handmade_pdf(*, catalog_extra: bytes = b"", objects: tuple[bytes, ...] = (),
     return out.getvalue()
 
 
+def pdf_of_size(size: int) -> bytes:
+    """A valid one-page PDF of exactly ``size`` bytes: the padding is a stream of its own, inside the file."""
+    pad = 0
+    while True:
+        content = handmade_pdf(objects=(b"<< /Length %d >>\nstream\n%s\nendstream" % (pad, b"\x00" * pad),))
+        if len(content) == size:
+            return content
+        if len(content) > size and pad == 0:
+            raise ValueError(f"no PDF is as small as {size} bytes")
+        pad = max(0, pad + size - len(content))
+
+
 def pikepdf_pdf(*, pages: int = 1, build=None, object_streams: bool = False, encryption=None) -> bytes:
     """A PDF made by pikepdf; ``build(pdf)`` may add to it before it is saved."""
     pdf = pikepdf.new()

@@ -117,3 +117,46 @@ def test_a_pdf_with_too_many_objects_is_refused(store, local_storage):
         store(pikepdf_pdf(pages=30), "long.pdf", small)
     assert "too many objects" in excinfo.value.reason
     assert stored_files(local_storage) == []
+
+
+@pytest.mark.parametrize(
+    "tail, reason",
+    [
+        (b"<html><script>alert(document.cookie)</script></html>\n", "The PDF has content after its end marker (%%EOF)"),
+        (b"\n\n<!-- -->", "The PDF has content after its end marker (%%EOF)"),
+        # the page brings an end marker of its own, so the file still ends in %%EOF
+        (
+            b"<html></html>\n%%EOF\n",
+            "The PDF does not end as a PDF must (startxref, its offset, then the end marker %%EOF)",
+        ),
+    ],
+    ids=["html page", "comment", "html with its own end marker"],
+)
+def test_a_pdf_with_anything_after_its_end_is_refused_as_a_polyglot(store, local_storage, tail, reason):
+    assert refused(store, local_storage, handmade_pdf() + tail, InvalidFileType) == reason
+
+
+def test_a_pdf_whose_end_is_cut_off_is_refused(store, local_storage):
+    content = handmade_pdf()
+    assert refused(store, local_storage, content[: content.rindex(b"%%EOF")], InvalidFileType) == (
+        "The PDF does not end as a PDF must (startxref, its offset, then the end marker %%EOF)"
+    )
+
+
+@pytest.mark.parametrize("ending", [b"", b"\r\n", b"\n\n", b"\x00\x00"], ids=["none", "crlf", "blank line", "nul"])
+def test_line_ends_and_padding_after_the_end_marker_are_a_pdfs_own(store, ending):
+    content = handmade_pdf()
+    assert store(content.rstrip(b"\n") + ending, "document.pdf").pages == 1
+
+
+def test_a_pdf_made_by_a_library_ends_as_it_should(store):
+    assert store(pikepdf_pdf(pages=2), "document.pdf").pages == 2
+
+
+def test_an_incremental_update_ends_where_its_own_end_marker_is(store):
+    # a signed or edited PDF: a second body, cross-reference section and end appended after the first
+    first = handmade_pdf()
+    xref = len(first)
+    update = b"xref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 4 /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n"
+    offset_of_first_xref = int(first.rsplit(b"startxref\n", 1)[1].split(b"\n")[0])
+    assert store(first + update % (offset_of_first_xref, xref), "document.pdf").pages == 1

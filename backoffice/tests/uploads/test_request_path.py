@@ -13,6 +13,11 @@ pytestmark = [pytest.mark.django_db, pytest.mark.urls("backoffice.tests.uploads.
 
 
 @pytest.fixture
+def api(admin_client_api):
+    return admin_client_api
+
+
+@pytest.fixture
 def media(settings, tmp_path):
     settings.MEDIA_ROOT = str(tmp_path)
     settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # bodies past 64 KB spool to a temporary file

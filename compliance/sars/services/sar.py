@@ -282,8 +282,17 @@ def sar_transition(*, sar: SAR, actor: Staff, status: str, note: str = "", fiu_r
 
 
 def _refuse_an_invalid_report(sar: SAR) -> None:
-    """With the unit's XSD configured, the report as the FIU will receive it (approved: no DRAFT marker) must
-    validate; raising here undoes the move, the transaction being atomic."""
+    """A report the FIU would refuse is not submitted; raising here undoes the move, the transaction being atomic.
+
+    Without our reporting-entity id (production with ``GOAML_RENTITY_ID`` unset) the report's ``rentity_id``
+    is empty. With the unit's XSD configured, the report as the FIU will receive it (approved: no DRAFT
+    marker) must validate."""
+    if settings.GOAML_RENTITY_ID is None:
+        raise GoamlInvalid(
+            "GOAML_RENTITY_ID is not set: the goAML report would carry no reporting-entity id; the SAR was not "
+            "submitted",
+            details={"report": ["rentity_id is empty: set GOAML_RENTITY_ID to the id the FIU gave the institution"]},
+        )
     if not settings.GOAML_SCHEMA_PATH:
         return
     check = check_report(render_goaml(sar_for_report(sar=sar)))

@@ -31,8 +31,7 @@ SAFE_KEY = re.compile(r"^vendors/[0-9a-f-]{36}/kyc/(?P<slot>[A-Za-z]+)_(?P<name>
         ("invoice\u202egpj.pdf", "invoicegpj.pdf"),  # a right-to-left override hiding the real extension
         ("tab\tand\nnewline.pdf", "tabandnewline.pdf"),  # control characters dropped on the way in
         ("payload.php.pdf", "payload_php.pdf"),
-        ("...", "file.pdf"),  # no extension at all: named after the content
-        ("名前.pdf", "file.pdf"),
+        ("名前.pdf", "file.pdf"),  # nothing of the stem is left: a stem of our own, the extension kept
     ],
 )
 def test_odd_names_become_safe_keys_in_the_vendors_folder(upload, vendor, media, original, safe):
@@ -57,3 +56,24 @@ def test_a_name_cannot_reach_another_slot_or_vendor(upload, vendor, media):
     key = response.json()["data"]["key"]
     assert SAFE_KEY.match(key)["slot"] == "other" and key.endswith("other_companyRegistration_x.pdf")
     assert VendorDocument.objects.get(key=key).document_key == "other"
+
+
+@pytest.mark.parametrize("original", ["upload", "...", "scan.", "名前"])
+def test_a_name_without_an_extension_is_400_and_nothing_is_stored(upload, vendor, media, original):
+    # a name must say what the file is, and agree with its bytes: one without an extension says nothing
+    response = upload(vendor, "companyRegistration", handmade_pdf(), original)
+    body = response.json()
+    assert response.status_code == 400 and body["message"] == "Invalid file type", body
+    assert body["error"]["details"] == {
+        "file": ["The file name has no extension; it must end in .pdf, .jpg, .jpeg or .png"]
+    }
+    assert stored_files(media) == [] and not VendorDocument.objects.exists()
+
+
+def test_a_pdf_with_a_page_after_its_end_is_400_and_nothing_is_stored(upload, vendor, media):
+    polyglot = handmade_pdf() + b"<html><body><script>alert(document.domain)</script></body></html>\n"
+    response = upload(vendor, "companyRegistration", polyglot, "statement.pdf")
+    body = response.json()
+    assert response.status_code == 400 and body["message"] == "Invalid file type", body
+    assert body["error"]["details"] == {"file": ["The PDF has content after its end marker (%%EOF)"]}
+    assert stored_files(media) == [] and not VendorDocument.objects.exists()

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from backoffice.tests.uploads.corpus import handmade_pdf, png
+from backoffice.tests.uploads.corpus import handmade_pdf, pdf_of_size, png
 from vendors.models import VendorDocument
 
 from .conftest import post_file, upload_url
@@ -157,7 +157,7 @@ def test_a_file_of_50_mb_plus_one_byte_is_400_file_size_exceeds_limit(clients, v
 
 def test_a_file_of_exactly_50_mb_is_taken(clients, vendor, media):
     limit = 50 * 1024 * 1024
-    content = handmade_pdf() + b"%" * (limit - len(handmade_pdf()))
+    content = pdf_of_size(limit)
     response = post_file(clients["compliance_officer"], vendor.pk, "bankStatement", content, "exact.pdf")
     assert response.status_code == 201, response.json()
     assert response.json()["data"]["size"] == limit

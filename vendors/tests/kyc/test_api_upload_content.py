@@ -112,12 +112,10 @@ def test_a_photo_with_gps_is_stored_without_it_and_its_received_hash_is_kept(upl
     assert document.sanitised and document.received_sha256 == hashlib.sha256(content).hexdigest()
 
 
-@pytest.mark.parametrize(
-    ("name", "content", "stored_as"),
-    [("upload", handmade_pdf(), "upload.pdf"), ("scan", png(), "scan.png"), ("photo", jpeg(), "photo.jpg")],
-)
-def test_a_name_without_any_extension_is_named_after_its_content(upload, vendor, name, content, stored_as):
+@pytest.mark.parametrize(("name", "content"), [("upload", handmade_pdf()), ("scan", png()), ("photo", jpeg())])
+def test_a_name_without_any_extension_is_refused_whatever_the_content(upload, vendor, media, name, content):
+    # the name must say what the file is: one that says nothing is not taken on trust, nor renamed
     response = upload(vendor, "other", content, name)
-    assert response.status_code == 201, response.json()
-    data = response.json()["data"]
-    assert data["key"].endswith(f"/kyc/other_{stored_as}") and data["originalFilename"] == name
+    assert response.status_code == 400 and response.json()["message"] == "Invalid file type"
+    assert "has no extension" in response.json()["error"]["details"]["file"][0]
+    assert not VendorDocument.objects.exists()

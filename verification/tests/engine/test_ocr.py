@@ -77,12 +77,15 @@ def test_an_ocr_result_serialises_dates_as_iso(local):
     assert data["fields"]["expiry_date"] == "2031-11-30"
 
 
-def test_a_missing_tesseract_is_an_ocr_failure(local, monkeypatch):
+def test_a_missing_tesseract_is_an_ocr_failure(monkeypatch):
     import pytesseract
 
+    from verification.engine.local import LocalProvider
+
+    # tesseract asked for by name (VERIFICATION_OCR_ENGINE=tesseract) on a machine without it
     monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
     with pytest.raises(OcrFailed, match="^OCR extraction failed: "):
-        local.extract_text(_card("generic"))
+        LocalProvider(ocr_engine="tesseract").extract_text(_card("generic"))
 
 
 def test_bytes_that_are_not_an_image_are_an_ocr_failure(local):

@@ -49,10 +49,19 @@ def test_limits_from_the_settings_reach_the_provider(settings):
 
 
 def test_the_local_provider_names_its_models():
+    # whichever OCR engine this machine has (tesseract when installed, RapidOCR otherwise)
     versions = LocalProvider().versions()
     assert versions["face_descriptor"] == "dlib_face_recognition_resnet_model_v1"
-    assert versions["tesseract"].startswith("5.")
     assert versions["dlib"] != "unknown"
+    engine = versions["ocr_engine"]
+    assert engine in ("tesseract", "rapidocr")
+    ocr_version = versions["tesseract"] if engine == "tesseract" else versions["rapidocr_onnxruntime"]
+    assert ocr_version not in ("unknown", "unavailable")
+
+
+@pytest.mark.binary("tesseract")
+def test_the_local_provider_names_tesseracts_version():
+    assert LocalProvider(ocr_engine="tesseract").versions()["tesseract"].startswith("5.")
 
 
 def test_a_malformed_brightness_range_stops_start_up(monkeypatch):
