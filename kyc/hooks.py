@@ -7,6 +7,16 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
     transaction and under the wallet's row lock. A function that raises a
     DomainError refuses the transaction (nothing is written); work that may
     fail or take time belongs in ``transaction.on_commit`` (the AML engine).
+``transaction_screen(transaction=..., dry_run=...) -> kyc.screening.Screening | None``
+    Asked for a decision on a ledger row before any money moves: the row is
+    written (status COMPLETED, balance untouched) inside the ledger's database
+    transaction, under the wallet's row lock, so window rules see it; the
+    answer's decision sets its status. One higher app answers (compliance's
+    AML engine); None (nobody registered, or screening paused) allows.
+    ``dry_run``: the row is rolled back afterwards; raise no alert.
+``held_transaction_decided(transaction=..., actor=...)``
+    An officer released (status COMPLETED) or rejected (REJECTED) a held row,
+    inside the decision's database transaction.
 ``user_registered(user=...)``
     A platform user signed up (inside the registration's transaction).
 ``user_name_changed(user=..., previous_first_name=..., previous_last_name=...)``
@@ -22,6 +32,8 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
 from backoffice.hooks import Hook
 
 transaction_recorded = Hook("transaction_recorded")
+transaction_screen = Hook("transaction_screen")
+held_transaction_decided = Hook("held_transaction_decided")
 user_registered = Hook("user_registered")
 user_name_changed = Hook("user_name_changed")
 purge_held = Hook("purge_held")

@@ -10,11 +10,11 @@ class AmlConfig(AppConfig):
 
     def ready(self):
         from backoffice import roles
-        from compliance.aml.engine.hooks import screen_after_commit
+        from compliance.aml.engine.hooks import screen_transaction
         from compliance.aml.services.identity import duplicate_identity_alert
         from kyc import hooks as kyc_hooks
 
-        kyc_hooks.transaction_recorded.register(screen_after_commit)
+        kyc_hooks.transaction_screen.register(screen_transaction)
         kyc_hooks.identity_duplicate.register(duplicate_identity_alert)
         roles.grant_admin_permissions("rules.read", {"compliance.view_amlrule", "compliance.view_amlruleversion"})
         roles.grant_admin_permissions("rules.write", {"compliance.add_amlrule", "compliance.change_amlrule"})

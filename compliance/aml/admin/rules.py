@@ -9,7 +9,7 @@ from unfold.admin import ModelAdmin, TabularInline
 
 from backoffice.admin_base import ServiceErrorsAdminMixin
 from backoffice.errors import DomainError
-from compliance.aml.engine.parameters import validate_conditions
+from compliance.aml.engine.parameters import validate_actions, validate_conditions
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 from compliance.aml.services import rules as services
 
@@ -28,7 +28,19 @@ class AMLRuleForm(forms.ModelForm):
             "conditions",
             "actions",
         )
-        help_texts = {"conditions": "JSON with ruleType and its parameters; see docs/aml-rules.md."}
+        help_texts = {
+            "conditions": "JSON with ruleType and its parameters; see docs/aml-rules.md.",
+            "actions": 'JSON. "hold": true holds a hit transaction for review before the money moves; '
+            '"block": true refuses it (stronger); neither: the hit only raises its alert. '
+            '"createAlert": false makes the rule log-only.',
+        }
+
+    def clean_actions(self):
+        actions = self.cleaned_data.get("actions")
+        errors = validate_actions(actions)
+        if errors:
+            raise ValidationError([msg for msgs in errors.values() for msg in msgs])
+        return actions
 
     def clean_conditions(self):
         conditions = self.cleaned_data.get("conditions")
@@ -75,9 +87,23 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     """Officers read the rules; MLROs and admins change them. Every change is a new version."""
 
     form = AMLRuleForm
-    list_display = ("rule_id", "name", "rule_type", "severity", "is_active", "priority", "version", "updated_at")
+    list_display = (
+        "rule_id",
+        "name",
+        "rule_type",
+        "severity",
+        "on_hit",
+        "is_active",
+        "priority",
+        "version",
+        "updated_at",
+    )
     list_filter = ("rule_type", "is_active", "severity")
     search_fields = ("rule_id", "name", "description", "category")
+
+    @admin.display(description="On a hit")
+    def on_hit(self, obj):
+        return {"BLOCK": "Block", "HOLD": "Hold for review", "ALERT": "Alert only"}[obj.hit_action]
     ordering = ("priority", "rule_id")
     readonly_fields = ("rule_type", "version", "created_at", "updated_at")
     inlines = [AMLRuleVersionInline]
