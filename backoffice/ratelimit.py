@@ -110,7 +110,7 @@ def _rate(group: str) -> str:
 
 def _key(group: str, request) -> str:
     api_key = request.META.get("HTTP_X_API_KEY")
-    if group == "transactions" and api_key:
+    if api_key and group_for(request.path) == "transactions":
         from backoffice.services.service_keys import split_key
 
         # the key's public prefix only: the secret never becomes a cache key
