@@ -152,11 +152,14 @@ def rule_catalogue_load(*, actor=None, reset: bool = False) -> dict[str, int]:
     Existing rules are left alone, even when an officer edited them, unless
     ``reset`` is given: then a rule whose text differs from the catalogue is
     restored to it as a new version (its history keeps the officer's edit).
-    Returns counts: created, reset, unchanged.
+    Rules that still carry the actions the catalogue shipped before decisions
+    existed (never edited) get the catalogue's hold/block actions, as a new
+    version (``aml_rule.catalogue_upgrade``); an officer's edited actions stay.
+    Returns counts: created, reset, upgraded, unchanged.
     """
-    from compliance.aml.catalogue import CATALOGUE
+    from compliance.aml.catalogue import CATALOGUE, previous_actions
 
-    counts = {"created": 0, "reset": 0, "unchanged": 0}
+    counts = {"created": 0, "reset": 0, "upgraded": 0, "unchanged": 0}
     existing = {r.rule_id: r for r in AMLRule.objects.filter(rule_id__in=[e["rule_id"] for e in CATALOGUE])}
     for entry in CATALOGUE:
         rule_id, fields = entry["rule_id"], {k: v for k, v in entry.items() if k != "rule_id"}
@@ -167,6 +170,11 @@ def rule_catalogue_load(*, actor=None, reset: bool = False) -> dict[str, int]:
         elif reset and any(getattr(rule, name) != value for name, value in fields.items()):
             rule_update(rule=rule, actor=actor, changes=fields, action="aml_rule.reset")
             counts["reset"] += 1
+        elif rule.actions == previous_actions(rule.severity) and rule.actions != fields["actions"]:
+            rule_update(
+                rule=rule, actor=actor, changes={"actions": fields["actions"]}, action="aml_rule.catalogue_upgrade"
+            )
+            counts["upgraded"] += 1
         else:
             counts["unchanged"] += 1
     return counts

@@ -19,5 +19,6 @@ class Command(BaseCommand):
     def handle(self, *args, reset=False, **options):
         counts = rule_catalogue_load(reset=reset)
         self.stdout.write(
-            f"AML rules: {counts['created']} created, {counts['reset']} restored, {counts['unchanged']} unchanged"
+            f"AML rules: {counts['created']} created, {counts['reset']} restored, "
+            f"{counts['upgraded']} given the catalogue's hold/block actions, {counts['unchanged']} unchanged"
         )
