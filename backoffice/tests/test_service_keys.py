@@ -86,7 +86,9 @@ def test_a_key_opens_only_its_scopes():
 
 def test_the_hash_is_compared_in_constant_time():
     made = service_key_create(name="wallet")
-    with mock.patch("backoffice.services.service_keys.hmac.compare_digest", wraps=__import__("hmac").compare_digest) as spy:
+    with mock.patch(
+        "backoffice.services.service_keys.hmac.compare_digest", wraps=__import__("hmac").compare_digest
+    ) as spy:
         assert key_client(made.key).post(DRY_RUN, body(PlatformUserFactory()), format="json").status_code == 200
         key_client("vk_ffffffffffff_unknown").post(DRY_RUN, {}, format="json")
     assert spy.call_count == 2
