@@ -75,6 +75,7 @@ def scan(*, since: dt.datetime, until: dt.datetime | None = None, user_id=None, 
     """Evaluate every active rule (or ``rules``) over [since, until] and raise the alerts."""
     until = until or timezone.now()
     scope = Scope(since=since, until=until, user_id=user_id)
+    rules_were_all = rules is None
     if rules is None:
         rules = list(AMLRule.objects.filter(is_active=True).order_by("priority", "rule_id"))
     result = ScanResult(rules=len(rules))
@@ -102,6 +103,13 @@ def scan(*, since: dt.datetime, until: dt.datetime | None = None, user_id=None, 
             "created": created,
             "seconds": round(time.perf_counter() - started, 3),
         }
+    if batch and not result.errors and rules_were_all:
+        # rows the record-time screening could not finish (fail-open) have now been seen by every rule
+        from kyc.models import Transaction
+
+        Transaction.objects.filter(screening_failed=True, created_at__gte=since, created_at__lte=until).update(
+            screening_failed=False
+        )
     return result
 
 
