@@ -45,9 +45,7 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     StaffRole.FINANCE: frozenset(_FINANCE),
     # admin holds every capability, including ones no other role has
     # (users.purge, staff.manage, audit.read, transactions.record: recording a payment as the platform would).
-    StaffRole.ADMIN: frozenset(
-        _MLRO | _FINANCE | {"users.purge", "staff.manage", "audit.read", "transactions.record"}
-    ),
+    StaffRole.ADMIN: frozenset(_MLRO | _FINANCE | {"users.purge", "staff.manage", "audit.read", "transactions.record"}),
 }
 
 # Roles that may see anything about SARs and alerts. Support and finance must

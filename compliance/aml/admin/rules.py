@@ -104,6 +104,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     @admin.display(description="On a hit")
     def on_hit(self, obj):
         return {"BLOCK": "Block", "HOLD": "Hold for review", "ALERT": "Alert only"}[obj.hit_action]
+
     ordering = ("priority", "rule_id")
     readonly_fields = ("rule_type", "version", "created_at", "updated_at")
     inlines = [AMLRuleVersionInline]

@@ -139,9 +139,10 @@ def screen_transaction(*, transaction, dry_run: bool = False, **_) -> Screening 
             continue
         if not hits:
             continue
-        screening.hits.append(
-            ScreeningHit(rule_id=rule.rule_id, rule_version=rule.version, severity=rule.severity, action=rule.hit_action)
+        hit = ScreeningHit(
+            rule_id=rule.rule_id, rule_version=rule.version, severity=rule.severity, action=rule.hit_action
         )
+        screening.hits.append(hit)
         if rule.creates_alerts:
             alerts.extend(new_alerts(rule, hits))
     if screening.failed and settings.AML_SCREENING_FAILURE == "closed":
