@@ -11,11 +11,16 @@ class AmlConfig(AppConfig):
     def ready(self):
         from backoffice import roles
         from compliance.aml.engine.hooks import screen_transaction
+        from compliance.aml.services.held import on_held_transaction_decided
         from compliance.aml.services.identity import duplicate_identity_alert
         from kyc import hooks as kyc_hooks
 
         kyc_hooks.transaction_screen.register(screen_transaction)
         kyc_hooks.identity_duplicate.register(duplicate_identity_alert)
+        kyc_hooks.held_transaction_decided.register(on_held_transaction_decided)
+        roles.grant_admin_permissions(
+            "transactions.review", {"compliance.view_heldtransaction", "compliance.change_heldtransaction"}
+        )
         roles.grant_admin_permissions("rules.read", {"compliance.view_amlrule", "compliance.view_amlruleversion"})
         roles.grant_admin_permissions("rules.write", {"compliance.add_amlrule", "compliance.change_amlrule"})
         roles.grant_admin_permissions("alerts.read", {"compliance.view_alert", "compliance.view_alertevent"})

@@ -20,7 +20,7 @@ from kyc.tests.factories import TransactionFactory
 pytestmark = pytest.mark.django_db
 
 # PEP pages: compliance/peps/tests/test_admin_query_counts.py
-COVERED = {"sar", "alert", "amlrule", "pep", "pepmatch", "screeningrun"}
+COVERED = {"sar", "alert", "amlrule", "pep", "pepmatch", "screeningrun", "heldtransaction"}
 
 
 def test_every_admin_page_of_the_app_is_covered():
@@ -128,3 +128,25 @@ def test_rule_list_and_rule_page(rule):  # noqa: F811
             rule_update(rule=rule, actor=editor, changes={"priority": 200 + i})
 
     assert_flat(client, reverse("admin:compliance_amlrule_change", args=[rule.pk]), more_versions)
+
+
+def test_the_held_queue_and_a_held_transaction_page(db):
+    from decimal import Decimal
+
+    from compliance.aml.tests.transactions.conftest import make_rule
+    from kyc.services import transaction_record
+    from kyc.tests.factories import PlatformUserFactory
+
+    client = admin_browser()
+    make_rule("threshold", action="hold", thresholdAmount=10)
+    customer = PlatformUserFactory(balance=Decimal("5000"))
+
+    def hold(n):
+        for _ in range(n):
+            transaction_record(user=PlatformUserFactory(), type="TOP_UP", amount=Decimal("20"))
+            transaction_record(user=customer, type="TOP_UP", amount=Decimal("30"))
+
+    hold(1)
+    assert_flat(client, reverse("admin:compliance_heldtransaction_changelist"), hold)
+    held = customer.transactions.filter(status="HELD").first()
+    assert_flat(client, reverse("admin:compliance_heldtransaction_change", args=[held.pk]), hold)

@@ -1,1 +1,1 @@
-from compliance.aml.admin import alerts, rules  # noqa: F401
+from compliance.aml.admin import alerts, held, rules  # noqa: F401

@@ -1,6 +1,7 @@
 """AML rules (their versions) and the alerts they raise."""
 
 from compliance.aml.models.alerts import Alert, AlertEvent
+from compliance.aml.models.held import HeldTransaction
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 
-__all__ = ["AMLRule", "AMLRuleVersion", "Alert", "AlertEvent"]
+__all__ = ["AMLRule", "AMLRuleVersion", "Alert", "AlertEvent", "HeldTransaction"]
