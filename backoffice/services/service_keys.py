@@ -66,6 +66,27 @@ def service_key_create(*, name: str, actor=None, scopes: list[str] | None = None
 
 
 @transaction.atomic
+def service_key_rotate(*, service_key: ServiceKey, actor=None) -> NewServiceKey:
+    """A new secret for a live key (same name and scopes); the old secret stops working at once."""
+    row = ServiceKey.objects.select_for_update().get(pk=service_key.pk)
+    if row.revoked_at is not None:
+        raise Conflict("This service key is revoked")
+    prefix = secrets.token_hex(6)
+    key = f"{KEY_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+    old_prefix = row.prefix
+    row.prefix, row.key_hash, row.last_used_at = prefix, key_hash(key), None
+    row.save(update_fields=["prefix", "key_hash", "last_used_at"])
+    audit_record(
+        actor=actor,
+        action="service_key.rotate",
+        object_type="service_key",
+        object_id=row.pk,
+        changes={"name": row.name, "prefix": {"from": old_prefix, "to": prefix}},
+    )
+    return NewServiceKey(service_key=row, key=key)
+
+
+@transaction.atomic
 def service_key_revoke(*, service_key: ServiceKey | None = None, name: str | None = None, actor=None) -> ServiceKey:
     """End a key at once: every later request with it is 401. Revoking twice is 409."""
     qs = ServiceKey.objects.select_for_update()

@@ -166,3 +166,14 @@ def test_only_admins_manage_keys_in_the_admin_site(role):
     browser = Client()
     browser.force_login(StaffFactory(role=role))
     assert browser.get(reverse("admin:backoffice_servicekey_changelist")).status_code == 403
+
+
+def test_rotating_a_key_keeps_its_row_and_ends_the_old_secret():
+    from backoffice.services.service_keys import service_key_rotate
+
+    made = service_key_create(name="wallet")
+    again = service_key_rotate(service_key=made.service_key)
+    user = PlatformUserFactory()
+    assert ServiceKey.objects.count() == 1 and again.key != made.key
+    assert key_client(made.key).post(DRY_RUN, body(user), format="json").status_code == 401
+    assert key_client(again.key).post(DRY_RUN, body(user), format="json").status_code == 200
