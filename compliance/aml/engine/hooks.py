@@ -116,6 +116,7 @@ def screen_transaction(*, transaction, dry_run: bool = False, **_) -> Screening 
     if _paused.get():
         return None
     from compliance.aml.engine.base import Scope, as_uuid
+    from compliance.aml.engine.prefilter import could_hit
     from compliance.aml.engine.runner import evaluate, new_alerts
 
     scope = Scope(since=transaction.created_at, until=transaction.created_at, user_id=transaction.user_id)
@@ -123,6 +124,8 @@ def screen_transaction(*, transaction, dry_run: bool = False, **_) -> Screening 
     screening = Screening()
     alerts = []
     for rule in active_rules():
+        if not could_hit(rule, transaction):
+            continue  # the row fails the rule's own row filter: it cannot be part of a hit
         try:
             with db_transaction.atomic():
                 hits = [h for h in evaluate(rule, scope) if tx_id in {as_uuid(t) for t in h.transaction_ids}]
