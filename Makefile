@@ -64,6 +64,7 @@ bench-sars: install
 
 bench-aml: install
 	$(PY) bench/aml_engine.py $(BENCH_ARGS)
+	$(PY) bench/aml_decisions.py --reuse $(BENCH_ARGS)
 
 # Uploads of 10-50 MB PDFs (peak memory of the server process, throughput), to disk and to a moto S3 server:
 # the upload mechanism against a naive view, and the vendor KYC endpoint against draining the same body.
