@@ -66,17 +66,18 @@ class Transaction(models.Model):
     balance_after = models.DecimalField(**MONEY, null=True, blank=True)
     created_at = models.DateTimeField(db_index=True)
     external_id = models.CharField(max_length=100, null=True, blank=True, unique=True)
-    counterparty_name = models.CharField(max_length=255, blank=True, default="")
-    decision = models.CharField(max_length=8, choices=Decision.choices, blank=True, default="")
-    hits = BoundedJSONField(default=list, blank=True)
+    # database defaults too: bulk loaders (COPY) and raw writers that predate these columns keep working
+    counterparty_name = models.CharField(max_length=255, blank=True, default="", db_default="")
+    decision = models.CharField(max_length=8, choices=Decision.choices, blank=True, default="", db_default="")
+    hits = BoundedJSONField(default=list, blank=True, db_default=[])
     decision_balance = models.DecimalField(**MONEY, null=True, blank=True)
     took_ms = models.PositiveIntegerField(null=True, blank=True)
-    screening_failed = models.BooleanField(default=False)
+    screening_failed = models.BooleanField(default=False, db_default=False)
     reviewed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     reviewed_at = models.DateTimeField(null=True, blank=True)
-    review_note = models.TextField(blank=True, default="")
+    review_note = models.TextField(blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["-created_at"]
