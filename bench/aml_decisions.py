@@ -237,6 +237,7 @@ def main() -> None:
 
     os.environ.setdefault("AML_ALERTS_BACKGROUND", "true")
     os.environ.setdefault("RATELIMIT_ENABLE", "false")
+    os.environ.setdefault("AML_RULES_REFRESH_SECONDS", "2")
     db_url = aml_engine._create_database(drop=not args.reuse)
     aml_engine._setup_django(db_url)
     from django.core.management import call_command
@@ -293,6 +294,7 @@ def main() -> None:
             "GUNICORN_THREADS": "8",
             "AML_ALERTS_BACKGROUND": "true",
             "RATELIMIT_ENABLE": "false",
+            "AML_RULES_REFRESH_SECONDS": "2",
         }
         env.pop("REDIS_URL", None)
         server = subprocess.Popen(

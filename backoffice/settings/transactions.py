@@ -11,3 +11,6 @@ AML_SCREENING_FAILURE = env_choice("AML_SCREENING_FAILURE", "open", {"open", "cl
 AML_ALERTS_BACKGROUND = env_bool("AML_ALERTS_BACKGROUND", ENVIRONMENT != "test")
 # A transaction held longer than this escalates: its alerts' priority rises and the dashboard counts it.
 AML_HELD_ESCALATE_HOURS = env_int("AML_HELD_ESCALATE_HOURS", 24, minimum=1)
+# Seconds a process keeps its list of active rules before checking the table again (a change made in this
+# process applies at once; one made by another process within this time). Tests check every time.
+AML_RULES_REFRESH_SECONDS = env_int("AML_RULES_REFRESH_SECONDS", 0 if ENVIRONMENT == "test" else 2, minimum=0)

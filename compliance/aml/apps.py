@@ -16,6 +16,13 @@ class AmlConfig(AppConfig):
         from kyc import hooks as kyc_hooks
 
         kyc_hooks.transaction_screen.register(screen_transaction)
+        from django.db.models.signals import post_delete, post_save
+
+        from compliance.aml.engine.hooks import _rule_cache
+        from compliance.aml.models.rules import AMLRule
+
+        post_save.connect(_rule_cache.invalidate, sender=AMLRule, dispatch_uid="aml_rule_cache_save")
+        post_delete.connect(_rule_cache.invalidate, sender=AMLRule, dispatch_uid="aml_rule_cache_delete")
         kyc_hooks.identity_duplicate.register(duplicate_identity_alert)
         kyc_hooks.held_transaction_decided.register(on_held_transaction_decided)
         roles.grant_admin_permissions(

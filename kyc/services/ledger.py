@@ -88,7 +88,13 @@ STATUS_FOR = {
 
 
 def record_on_locked(
-    locked: PlatformUser, *, type: str, amount: Decimal, enforce: bool = True, **fields
+    locked: PlatformUser,
+    *,
+    type: str,
+    amount: Decimal,
+    enforce: bool = True,
+    started: float | None = None,
+    **fields,
 ) -> Transaction:
     """``transaction_record`` for a caller that already holds the user's row lock (``lock_user``).
 
@@ -100,6 +106,7 @@ def record_on_locked(
     ``enforce=False`` (admin credits, decided by staff under maker-checker)
     records the hits and raises their alerts but always moves the money.
     Runs the ``transaction_recorded`` hooks; ``locked.balance`` is the new balance afterwards.
+    ``started`` (a ``time.perf_counter()`` value): the row keeps the milliseconds from then to its decision.
     """
     if type not in TransactionType.values:
         raise ValidationFailed(
@@ -129,6 +136,8 @@ def record_on_locked(
         tx.balance_after = locked.balance
     if tx.decision:
         tx.decision_balance = locked.balance
+    if started is not None:
+        tx.took_ms = max(0, round((time.perf_counter() - started) * 1000))
     tx.save()
     hooks.transaction_recorded(transaction=tx)
     return tx
@@ -257,7 +266,6 @@ def transaction_intake(
     replay = _replay(external_id)
     if replay is not None:
         return replay
-    user = _intake_user(user_id)
     fields = _intake_fields(
         channel=channel,
         counterparty_user_id=counterparty_user_id,
@@ -268,9 +276,17 @@ def transaction_intake(
     )
     try:
         return _intake_once(
-            user=user, external_id=external_id, type=type, amount=amount, fields=fields, actor=actor, started=started
+            user_id=user_id,
+            external_id=external_id,
+            type=type,
+            amount=amount,
+            fields=fields,
+            actor=actor,
+            started=started,
         )
     except IntegrityError:
+        # a retry racing the first call: it queued on the wallet's lock (or, for another wallet, on the
+        # unique index) and the first row exists now
         replay = _replay(external_id)
         if replay is None:
             raise
@@ -278,17 +294,14 @@ def transaction_intake(
 
 
 @transaction.atomic
-def _intake_once(*, user, external_id, type, amount, fields, actor, started) -> IntakeResult:
-    locked = lock_user(user)
-    # a retry that queued behind the first call on the lock sees the first row now
-    replay = _replay(external_id)
-    if replay is not None:
-        return replay
+def _intake_once(*, user_id, external_id, type, amount, fields, actor, started) -> IntakeResult:
+    # the lookup is the lock: one statement finds the wallet and queues writers on it
+    locked = PlatformUser.objects.select_for_update().filter(pk=user_id).first()
+    if locked is None:
+        raise NotFound("User not found")
     if locked.is_archived:
         raise AccountArchivedConflict()
-    tx = record_on_locked(locked, type=type, amount=amount, external_id=external_id, **fields)
-    tx.took_ms = max(0, round((time.perf_counter() - started) * 1000))
-    Transaction.objects.filter(pk=tx.pk).update(took_ms=tx.took_ms)
+    tx = record_on_locked(locked, type=type, amount=amount, external_id=external_id, started=started, **fields)
     audit_record(
         actor=actor,
         action="transaction.intake",

@@ -21,6 +21,7 @@ before the balance changes, under the wallet's row lock.
 import contextvars
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
@@ -105,10 +106,74 @@ def wait_for_background_alerts() -> None:
         _executor.submit(lambda: None).result()
 
 
-def active_rules():
-    from compliance.aml.models.rules import AMLRule
+class _RuleCache:
+    """The active rules, kept between decisions.
 
-    return list(AMLRule.objects.filter(is_active=True).order_by("priority", "rule_id"))
+    Reloaded when this process changes a rule (``invalidate``, from the model's save signal) and otherwise
+    re-validated at most every ``AML_RULES_REFRESH_SECONDS`` against the table's fingerprint (count, last
+    change and versions of the active rules): a rule changed by another process applies within that time.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._fingerprint = None
+        self._checked_at = 0.0
+        self._rules: list = []
+
+    def invalidate(self, **_) -> None:
+        with self._lock:
+            self._fingerprint, self._checked_at = None, 0.0
+
+    def get(self) -> list:
+        from django.db.models import Count, Max, Sum
+
+        from compliance.aml.models.rules import AMLRule
+
+        now = time.monotonic()
+        with self._lock:
+            if self._fingerprint is not None and now - self._checked_at < settings.AML_RULES_REFRESH_SECONDS:
+                return self._rules
+        active = AMLRule.objects.filter(is_active=True)
+        figures = active.aggregate(n=Count("id"), changed=Max("updated_at"), versions=Sum("version"))
+        fingerprint = tuple(figures.values())
+        with self._lock:
+            if fingerprint == self._fingerprint:
+                self._checked_at = now
+                return self._rules
+        rules = list(active.order_by("priority", "rule_id"))
+        with self._lock:
+            self._fingerprint, self._rules, self._checked_at = fingerprint, rules, now
+        return rules
+
+
+_rule_cache = _RuleCache()
+
+
+def active_rules():
+    return _rule_cache.get()
+
+
+def _evaluate_all(rules, scope, tx_id, evaluate) -> tuple[dict, list]:
+    """Hits (that include the row) per rule, in one savepoint; when one rule fails, each runs in its own
+    savepoint so the others still decide. Returns ({rule: hits}, [(failed rule, its exception)])."""
+    from compliance.aml.engine.base import as_uuid
+
+    def hits_of(rule):
+        return [h for h in evaluate(rule, scope) if tx_id in {as_uuid(t) for t in h.transaction_ids}]
+
+    try:
+        with db_transaction.atomic():
+            return {rule: hits_of(rule) for rule in rules}, []
+    except Exception:
+        pass
+    found, failed = {}, []
+    for rule in rules:
+        try:
+            with db_transaction.atomic():
+                found[rule] = hits_of(rule)
+        except Exception as exc:
+            failed.append((rule, exc))
+    return found, failed
 
 
 def screen_transaction(*, transaction, dry_run: bool = False, **_) -> Screening | None:
@@ -120,26 +185,23 @@ def screen_transaction(*, transaction, dry_run: bool = False, **_) -> Screening 
     from compliance.aml.engine.runner import evaluate, new_alerts
 
     scope = Scope(since=transaction.created_at, until=transaction.created_at, user_id=transaction.user_id)
-    tx_id = as_uuid(transaction.pk)
-    screening = Screening()
+    # a rule whose own row filter the row fails cannot hit it: its query is skipped
+    candidates = [rule for rule in active_rules() if could_hit(rule, transaction)]
+    found, failed = _evaluate_all(candidates, scope, as_uuid(transaction.pk), evaluate)
+    screening = Screening(failed=bool(failed))
+    for rule, exc in failed:
+        total = screening_failures.add()
+        logger.error(
+            "aml.screening_failed rule=%s transaction=%s total=%d mode=%s",
+            rule.rule_id,
+            transaction.pk,
+            total,
+            settings.AML_SCREENING_FAILURE,
+            exc_info=exc,
+        )
     alerts = []
-    for rule in active_rules():
-        if not could_hit(rule, transaction):
-            continue  # the row fails the rule's own row filter: it cannot be part of a hit
-        try:
-            with db_transaction.atomic():
-                hits = [h for h in evaluate(rule, scope) if tx_id in {as_uuid(t) for t in h.transaction_ids}]
-        except Exception:
-            screening.failed = True
-            total = screening_failures.add()
-            logger.exception(
-                "aml.screening_failed rule=%s transaction=%s total=%d mode=%s",
-                rule.rule_id,
-                transaction.pk,
-                total,
-                settings.AML_SCREENING_FAILURE,
-            )
-            continue
+    for rule in candidates:
+        hits = found.get(rule)
         if not hits:
             continue
         hit = ScreeningHit(
