@@ -28,10 +28,10 @@ def lock_user(user: PlatformUser) -> PlatformUser:
     return PlatformUser.objects.select_for_update().get(pk=user.pk)
 
 
-def full_clean(instance, *, exclude=None) -> None:
+def full_clean(instance, *, exclude=None, validate_unique: bool = True) -> None:
     """Model validation as a 400 naming the fields."""
     try:
-        instance.full_clean(exclude=exclude)
+        instance.full_clean(exclude=exclude, validate_unique=validate_unique)
     except ValidationError as exc:
         raise ValidationFailed("Validation error", details=django_validation_details(exc)) from None
 
@@ -116,7 +116,11 @@ def record_on_locked(
     fields["reference"] = fields.get("reference") or new_reference()
     fields["created_at"] = fields.get("created_at") or timezone.now()
     tx = Transaction(user=locked, type=type, amount=amount, **fields)
-    full_clean(tx, exclude=["user", "actor", "counterparty_user", "counterparty_vendor", "reviewed_by"])
+    # unique columns (reference, external_id) are the database's to enforce: a query each here would cost
+    # every payment two round trips, and a racing retry must meet the unique index, not a pre-check
+    full_clean(
+        tx, exclude=["user", "actor", "counterparty_user", "counterparty_vendor", "reviewed_by"], validate_unique=False
+    )
     if tx.status == TransactionStatus.COMPLETED:
         # written first, balance untouched, so the rules' windows see it; the decision sets its status below
         tx.save(force_insert=True)
@@ -353,7 +357,11 @@ def transaction_dry_run(
     with transaction.atomic():
         # the candidate row exists only inside this block, so window rules count it; then it is rolled back
         tx = Transaction(user=user, type=type, amount=amount, reference=new_reference("DRY"), **fields)
-        full_clean(tx, exclude=["user", "actor", "counterparty_user", "counterparty_vendor", "reviewed_by"])
+        full_clean(
+            tx,
+            exclude=["user", "actor", "counterparty_user", "counterparty_vendor", "reviewed_by"],
+            validate_unique=False,
+        )
         tx.save(force_insert=True)
         screening = hooks.transaction_screen.first(transaction=tx, dry_run=True)
         transaction.set_rollback(True)
