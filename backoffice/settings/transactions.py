@@ -14,3 +14,6 @@ AML_HELD_ESCALATE_HOURS = env_int("AML_HELD_ESCALATE_HOURS", 24, minimum=1)
 # Seconds a process keeps its list of active rules before checking the table again (a change made in this
 # process applies at once; one made by another process within this time). Tests check every time.
 AML_RULES_REFRESH_SECONDS = env_int("AML_RULES_REFRESH_SECONDS", 0 if ENVIRONMENT == "test" else 2, minimum=0)
+# Record-time screening first rules out window rules the wallet's hourly activity cannot bring to their
+# thresholds (one small query); false runs every candidate rule's own query (slower, same decisions).
+AML_ACTIVITY_PREFILTER = env_bool("AML_ACTIVITY_PREFILTER", True)

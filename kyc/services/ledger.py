@@ -17,6 +17,7 @@ from kyc import hooks
 from kyc.choices import CREDIT_TYPES, INTAKE_TYPES, Channel, Decision, TransactionStatus, TransactionType
 from kyc.errors import AccountArchivedConflict, InsufficientFunds
 from kyc.models import PlatformUser, Transaction
+from kyc.services.activity import activity_add
 
 
 def new_reference(prefix: str = "TX") -> str:
@@ -138,6 +139,7 @@ def record_on_locked(
         PlatformUser.objects.filter(pk=locked.pk).update(balance=F("balance") + delta, updated_at=timezone.now())
         locked.balance += delta
         tx.balance_after = locked.balance
+        activity_add(tx)
     if tx.decision:
         tx.decision_balance = locked.balance
     if started is not None:
@@ -414,6 +416,7 @@ def held_transaction_release(*, transaction_id, actor, note: str) -> Transaction
     PlatformUser.objects.filter(pk=locked.pk).update(balance=F("balance") + delta, updated_at=timezone.now())
     locked.balance += delta
     tx.balance_after = locked.balance
+    activity_add(tx)
     _decide(tx, actor=actor, note=note, status=TransactionStatus.COMPLETED, action="transaction.release")
     return tx
 

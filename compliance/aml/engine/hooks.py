@@ -181,12 +181,16 @@ def screen_transaction(*, transaction, dry_run: bool = False, **_) -> Screening 
     if _paused.get():
         return None
     from compliance.aml.engine.base import Scope, as_uuid
-    from compliance.aml.engine.prefilter import could_hit
+    from compliance.aml.engine.prefilter import activity_skips, could_hit
     from compliance.aml.engine.runner import evaluate, new_alerts
 
     scope = Scope(since=transaction.created_at, until=transaction.created_at, user_id=transaction.user_id)
     # a rule whose own row filter the row fails cannot hit it: its query is skipped
     candidates = [rule for rule in active_rules() if could_hit(rule, transaction)]
+    # window rules whose thresholds the wallet's hourly activity cannot reach: skipped too (one query)
+    if candidates and settings.AML_ACTIVITY_PREFILTER:
+        skip = activity_skips(candidates, transaction)
+        candidates = [rule for rule in candidates if rule not in skip]
     found, failed = _evaluate_all(candidates, scope, as_uuid(transaction.pk), evaluate)
     screening = Screening(failed=bool(failed))
     for rule, exc in failed:
