@@ -5,20 +5,19 @@ skip most rules). The wallet's activity is kept equal to the ledger through hold
 import datetime as dt
 import random
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 
 from compliance.aml.engine.base import Scope
 from compliance.aml.engine.hooks import screening_paused
-from unittest import mock
-
 from compliance.aml.engine.prefilter import activity_skips, could_hit
-from kyc.models import UserActivityHour
-from kyc.services.activity import activity_add, activity_rebuild
 from compliance.aml.engine.runner import evaluate
 from compliance.aml.tests.transactions.conftest import make_rule
 from compliance.aml.tests.transactions.test_decisions_per_rule_kind import NOON, SCENARIOS
+from kyc.models import UserActivityHour
 from kyc.services import transaction_record
+from kyc.services.activity import activity_add, activity_rebuild
 from kyc.tests.factories import PlatformUserFactory
 from vendors.tests.factories import VendorFactory
 
