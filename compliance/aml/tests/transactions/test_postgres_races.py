@@ -61,3 +61,16 @@ def test_concurrent_releases_move_the_money_once(settings):
     assert len(done) == 1 and len(refused) == 5
     assert all(getattr(o, "code", "") == "INVALID_TRANSITION" for o in refused), refused
     assert PlatformUser.objects.get(pk=user.pk).balance == Decimal("400.00")
+
+
+def test_alerts_are_written_by_the_background_worker_after_the_answer(settings):
+    from compliance.aml.engine.hooks import wait_for_background_alerts
+
+    settings.AML_ALERTS_BACKGROUND = True
+    rule = make_rule("threshold", action="hold", thresholdAmount=50)
+    user = PlatformUserFactory(balance=Decimal("0"))
+    result = transaction_intake(external_id="bg-1", user_id=user.pk, type="TOP_UP", amount=Decimal("100"))
+    assert result.transaction.status == "HELD"
+    wait_for_background_alerts()
+    alert = Alert.objects.get(rule=rule)
+    assert list(alert.related_transactions.values_list("pk", flat=True)) == [result.transaction.pk]
