@@ -7,13 +7,15 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
     transaction and under the wallet's row lock. A function that raises a
     DomainError refuses the transaction (nothing is written); work that may
     fail or take time belongs in ``transaction.on_commit`` (the AML engine).
-``transaction_screen(transaction=..., dry_run=...) -> kyc.screening.Screening | None``
-    Asked for a decision on a ledger row before any money moves: the row is
-    written (status COMPLETED, balance untouched) inside the ledger's database
-    transaction, under the wallet's row lock, so window rules see it; the
-    answer's decision sets its status. One higher app answers (compliance's
-    AML engine); None (nobody registered, or screening paused) allows.
-    ``dry_run``: the row is rolled back afterwards; raise no alert.
+``transaction_screen(transaction=..., dry_run=..., write_row=...) -> kyc.screening.Screening | None``
+    Asked for a decision on a ledger row before any money moves, inside the
+    ledger's database transaction, under the wallet's row lock; the answer's
+    decision sets its status. The row is not written yet: a function that
+    needs it in the ledger (a query over the wallet's windows) calls
+    ``write_row()`` first, which writes it as COMPLETED with the balance
+    untouched. One higher app answers (compliance's AML engine); None
+    (nobody registered, or screening paused) allows. ``dry_run``: the row is
+    rolled back afterwards; raise no alert.
 ``held_transaction_decided(transaction=..., actor=...)``
     An officer released (status COMPLETED) or rejected (REJECTED) a held row,
     inside the decision's database transaction.

@@ -123,9 +123,9 @@ def record_on_locked(
         tx, exclude=["user", "actor", "counterparty_user", "counterparty_vendor", "reviewed_by"], validate_unique=False
     )
     if tx.status == TransactionStatus.COMPLETED:
-        # written first, balance untouched, so the rules' windows see it; the decision sets its status below
-        tx.save(force_insert=True)
-        screening = hooks.transaction_screen.first(transaction=tx, dry_run=False)
+        # rules whose queries read the ledger need the row in it (balance untouched) before they run: the
+        # screening writes it through ``write_row`` only then; most decisions need no query and write once
+        screening = hooks.transaction_screen.first(transaction=tx, dry_run=False, write_row=_writer(tx))
         if screening is not None:
             tx.decision = screening.decision
             tx.hits = [hit.as_dict() for hit in screening.hits]
@@ -144,9 +144,19 @@ def record_on_locked(
         tx.decision_balance = locked.balance
     if started is not None:
         tx.took_ms = max(0, round((time.perf_counter() - started) * 1000))
-    tx.save()
+    tx.save(force_insert=tx._state.adding)
     hooks.transaction_recorded(transaction=tx)
     return tx
+
+
+def _writer(tx: Transaction):
+    """Write ``tx`` as it stands (once); the screening calls it before any rule query reads the ledger."""
+
+    def write() -> None:
+        if tx._state.adding:
+            tx.save(force_insert=True)
+
+    return write
 
 
 # ------------------------------------------------------------------ the payment platform's intake
@@ -364,8 +374,7 @@ def transaction_dry_run(
             exclude=["user", "actor", "counterparty_user", "counterparty_vendor", "reviewed_by"],
             validate_unique=False,
         )
-        tx.save(force_insert=True)
-        screening = hooks.transaction_screen.first(transaction=tx, dry_run=True)
+        screening = hooks.transaction_screen.first(transaction=tx, dry_run=True, write_row=_writer(tx))
         transaction.set_rollback(True)
     took_ms = max(0, round((time.perf_counter() - started) * 1000))
     if screening is None:

@@ -158,6 +158,9 @@ def _evaluate_all(rules, scope, tx_id, evaluate) -> tuple[dict, list]:
     savepoint so the others still decide. Returns ({rule: hits}, [(failed rule, its exception)])."""
     from compliance.aml.engine.base import as_uuid
 
+    if not rules:
+        return {}, []
+
     def hits_of(rule):
         return [h for h in evaluate(rule, scope) if tx_id in {as_uuid(t) for t in h.transaction_ids}]
 
@@ -176,7 +179,7 @@ def _evaluate_all(rules, scope, tx_id, evaluate) -> tuple[dict, list]:
     return found, failed
 
 
-def screen_transaction(*, transaction, dry_run: bool = False, **_) -> Screening | None:
+def screen_transaction(*, transaction, dry_run: bool = False, write_row=None, **_) -> Screening | None:
     """Every active rule on one (just written) ledger row: the hits that include it, and the alerts they raise."""
     if _paused.get():
         return None
@@ -191,6 +194,8 @@ def screen_transaction(*, transaction, dry_run: bool = False, **_) -> Screening 
     if candidates and settings.AML_ACTIVITY_PREFILTER:
         skip = activity_skips(candidates, transaction)
         candidates = [rule for rule in candidates if rule not in skip]
+    if candidates and write_row is not None:
+        write_row()  # the rules' queries read the ledger: the row must be in it
     found, failed = _evaluate_all(candidates, scope, as_uuid(transaction.pk), evaluate)
     screening = Screening(failed=bool(failed))
     for rule, exc in failed:
