@@ -88,6 +88,7 @@ bench-sars: install-dev
 
 bench-aml: install-dev
 	$(PY) bench/aml_engine.py $(BENCH_ARGS)
+	$(PY) bench/aml_decisions.py --reuse $(BENCH_ARGS)
 
 # Backtest of every catalogue rule over 30 days against the batch scan (reuses bench-aml's ledger when there).
 bench-aml-backtest: install-dev

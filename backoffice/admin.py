@@ -1,6 +1,7 @@
 import contextvars
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.models import Group
 from django.db import transaction
@@ -10,7 +11,8 @@ from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationFo
 
 from backoffice import services
 from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
-from backoffice.models import AuditLog, Staff
+from backoffice.models import SERVICE_KEY_SCOPES, AuditLog, ServiceKey, Staff
+from backoffice.services.service_keys import service_key_create, service_key_revoke
 
 # Roles replace groups, and token rows are machinery, not something staff should browse or edit.
 for _model in (Group, OutstandingToken, BlacklistedToken):
@@ -112,3 +114,68 @@ class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
         "ip_address",
     )
     fields = readonly_fields
+
+
+class ServiceKeyForm(forms.ModelForm):
+    scopes = forms.MultipleChoiceField(
+        choices=[(s, s) for s in SERVICE_KEY_SCOPES],
+        initial=list(SERVICE_KEY_SCOPES),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="What the key opens: recording transactions, and the dry run.",
+    )
+
+    class Meta:
+        model = ServiceKey
+        fields = ("name", "scopes")
+
+
+@admin.register(ServiceKey)
+class ServiceKeyAdmin(ServiceErrorsAdminMixin, ModelAdmin):
+    """Keys of the payment platform's services: made here (the key is shown once), revoked here, never edited."""
+
+    form = ServiceKeyForm
+    list_display = ("name", "prefix", "scopes", "created_by", "created_at", "last_used_at", "revoked_at")
+    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
+    search_fields = ("name", "prefix")
+    list_select_related = ("created_by",)
+    actions = ["revoke_keys"]
+    readonly_fields = ("name", "prefix", "scopes", "created_by", "created_at", "last_used_at", "revoked_at")
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.readonly_fields if obj is not None else ()
+
+    def get_fields(self, request, obj=None):
+        return self.readonly_fields if obj is not None else ("name", "scopes")
+
+    def has_change_permission(self, request, obj=None):
+        # the change page only shows the key; edits would be a new key
+        return obj is None and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        made = service_key_create(
+            name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"], actor=request.user
+        )
+        # the admin goes on with ``obj`` (history entry, redirect): make it the row the service wrote
+        obj.__dict__.update(made.service_key.__dict__)
+        self.message_user(
+            request,
+            f"Service key {made.service_key.name!r} created. Copy it now, it is not shown again: {made.key}",
+            messages.WARNING,
+        )
+
+    def response_add(self, request, obj, post_url_continue=None):
+        return super().response_post_save_add(request, obj)
+
+    @admin.action(description="Revoke the selected keys", permissions=["revoke"])
+    def revoke_keys(self, request, queryset):
+        revoked = 0
+        for row in queryset.filter(revoked_at__isnull=True):
+            service_key_revoke(service_key=row, actor=request.user)
+            revoked += 1
+        self.message_user(request, f"{revoked} key(s) revoked", messages.SUCCESS)
+
+    def has_revoke_permission(self, request):
+        return request.user.has_perm("backoffice.change_servicekey")

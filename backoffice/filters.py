@@ -79,6 +79,8 @@ class ListFilterSet(django_filters.FilterSet):
     # API name -> model field
     sort_fields: dict[str, str] = {"createdAt": "created_at"}
     default_sort = "createdAt"
+    # a queue (held transactions) reads oldest first
+    default_order = "desc"
     date_field = "created_at"
 
     startDate = DateBoundFilter(method="filter_start_date")
@@ -106,7 +108,7 @@ class ListFilterSet(django_filters.FilterSet):
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)
         sort_by = self.form.cleaned_data.get("sortBy") or self.default_sort
-        order = self.form.cleaned_data.get("sortOrder") or "desc"
+        order = self.form.cleaned_data.get("sortOrder") or self.default_order
         field = self.sort_fields[sort_by]
         prefix = "-" if order == "desc" else ""
         # a unique tie-breaker keeps pages stable when sort values repeat

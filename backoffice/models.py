@@ -230,3 +230,53 @@ class StateChange(models.Model):
 
     def __str__(self):
         return f"{self.from_status or '(new)'} -> {self.to_status}"
+
+
+# What a service key may open: the payment platform's intake and its dry run (contract: transactions
+# from the payment platform). A key names the scopes it holds; nothing else is reachable with a key.
+SERVICE_KEY_SCOPES = ("transactions.record", "transactions.screen")
+
+
+class ServiceKey(models.Model):
+    """A key one of the payment platform's services sends as ``X-API-Key``.
+
+    Only ``key_hash`` (sha256 of the whole key) is kept; ``prefix`` (the key's
+    public first part) finds the row, then the hash is compared in constant
+    time (``backoffice.api.authentication.ServiceKeyAuthentication``). The key
+    itself is shown once, when it is made. A revoked key (``revoked_at``)
+    opens nothing; rows stay for the audit trail.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=100, unique=True)
+    prefix = models.CharField(max_length=16, unique=True)
+    key_hash = models.CharField(max_length=64)
+    scopes = models.JSONField(default=list)
+    created_by = models.ForeignKey(Staff, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "service key"
+
+    def __str__(self):
+        return self.name
+
+    # DRF treats request.user as a principal: a key is authenticated, never staff
+    is_authenticated = True
+    is_anonymous = False
+    is_active = True
+
+    @property
+    def email(self) -> str:
+        """How the audit log names the caller (``AuditLog.actor_email``)."""
+        return f"service-key:{self.name}"
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    def has_scope(self, scope: str) -> bool:
+        return scope in (self.scopes or [])

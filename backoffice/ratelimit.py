@@ -74,6 +74,8 @@ def guarded(operation, *, default):
 API_PREFIX = "/api/"
 AUTH_PREFIX = "/api/v1/auth/"
 BULK_PATHS = ("/api/v1/admin/aml/pep/bulk",)
+# the payment platform's intake and dry run: their own group, counted per service key (or per principal)
+TRANSACTION_PATHS = ("/api/v1/admin/aml/transactions", "/api/v1/admin/aml/transactions/dry-run")
 
 
 @dataclass(frozen=True)
@@ -93,14 +95,28 @@ def group_for(path: str) -> str:
         return "auth"
     if path.rstrip("/") in BULK_PATHS:
         return "bulk"
+    if path.rstrip("/") in TRANSACTION_PATHS:
+        return "transactions"
     return "standard"
 
 
 def _rate(group: str) -> str:
-    return {"auth": settings.RATE_LIMIT_AUTH, "bulk": settings.RATE_LIMIT_BULK}.get(group, settings.RATE_LIMIT_STANDARD)
+    return {
+        "auth": settings.RATE_LIMIT_AUTH,
+        "bulk": settings.RATE_LIMIT_BULK,
+        "transactions": settings.RATE_LIMIT_TRANSACTIONS,
+    }.get(group, settings.RATE_LIMIT_STANDARD)
 
 
 def _key(group: str, request) -> str:
+    api_key = request.META.get("HTTP_X_API_KEY")
+    if api_key and group_for(request.path) == "transactions":
+        from backoffice.services.service_keys import split_key
+
+        # the key's public prefix only: the secret never becomes a cache key
+        prefix = split_key(api_key.strip())
+        if prefix:
+            return "service-key:" + prefix
     if group != "auth":
         header = request.META.get("HTTP_AUTHORIZATION", "")
         parts = header.split()

@@ -28,6 +28,9 @@ _COMPLIANCE = _SUPPORT | {
     # cash threshold reports: read them, prepare batches (contract: cash threshold reports)
     "ctr.read",
     "ctr.prepare",
+    # the payment platform's intake: the dry run, and deciding held transactions
+    "transactions.screen",
+    "transactions.review",
 }
 _MLRO = _COMPLIANCE | {
     "sars.approve",
@@ -49,8 +52,8 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     StaffRole.MLRO: frozenset(_MLRO),
     StaffRole.FINANCE: frozenset(_FINANCE),
     # admin holds every capability, including ones no other role has
-    # (users.purge, staff.manage, audit.read).
-    StaffRole.ADMIN: frozenset(_MLRO | _FINANCE | {"users.purge", "staff.manage", "audit.read"}),
+    # (users.purge, staff.manage, audit.read, transactions.record: recording a payment as the platform would).
+    StaffRole.ADMIN: frozenset(_MLRO | _FINANCE | {"users.purge", "staff.manage", "audit.read", "transactions.record"}),
 }
 
 # Roles that may see anything about SARs and alerts. Support and finance must
@@ -67,6 +70,9 @@ ADMIN_SITE_PERMISSIONS: dict[str, set[str]] = {
         "backoffice.add_staff",
         "backoffice.change_staff",
         "backoffice.delete_staff",
+        "backoffice.view_servicekey",
+        "backoffice.add_servicekey",
+        "backoffice.change_servicekey",
     },
     "audit.read": {"backoffice.view_auditlog"},
 }

@@ -32,7 +32,8 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BENCH_DB = "bench_aml"
+# another name keeps parallel runs (several worktrees on one server) apart
+BENCH_DB = os.environ.get("BENCH_AML_DB", "bench_aml")
 
 
 def _server_url() -> str:

@@ -51,6 +51,12 @@ class ComplianceConfig(AppConfig):
                     navigation.has_perm("compliance.view_alert"),
                 ),
                 navigation.Item(
+                    "Held transactions",
+                    "pause_circle",
+                    "admin:compliance_heldtransaction_changelist",
+                    navigation.has_perm("compliance.view_heldtransaction"),
+                ),
+                navigation.Item(
                     "AML rules",
                     "rule",
                     "admin:compliance_amlrule_changelist",

@@ -22,8 +22,9 @@ import pikepdf
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from backoffice.errors import DomainError
 from backoffice.models import Staff
-from compliance.aml.engine.hooks import screening_paused
+from compliance.aml.engine.hooks import screening_paused, wait_for_background_alerts
 from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.models.rules import AMLRule
@@ -467,11 +468,75 @@ def seed_governance(stdout) -> None:
     stdout.write(f"Rule governance: {proposed} change proposed for approval, {snoozed} snooze added")
 
 
+# ---------------------------------------------------------------- the payment platform's intake
+
+DEMO_KEY_NAME = "demo-payment-platform"
+# (externalId, user index, type, amount, channel, hours ago): what the demo payment platform sends. With the
+# catalogue's actions: small payments are allowed, E50,000+ is held (AML-THR-001), E150,000+ blocked
+# (AML-THR-002); the first held one waits past AML_HELD_ESCALATE_HOURS, so the queue shows an escalation.
+DEMO_INTAKE = [
+    ("DEMO-PAY-0001", 0, TransactionType.TOP_UP, Decimal("350.00"), Channel.MOBILE_MONEY, 30),
+    ("DEMO-PAY-0002", 1, TransactionType.CARD_PAYMENT, Decimal("120.50"), Channel.CARD, 29),
+    ("DEMO-PAY-0003", 2, TransactionType.TOP_UP, Decimal("62000.00"), Channel.BANK, 28),
+    ("DEMO-PAY-0004", 3, TransactionType.WITHDRAWAL, Decimal("55000.00"), Channel.CASH, 5),
+    ("DEMO-PAY-0005", 4, TransactionType.TRANSFER_IN, Decimal("75000.00"), Channel.BANK, 2),
+    ("DEMO-PAY-0006", 5, TransactionType.TOP_UP, Decimal("180000.00"), Channel.BANK, 1),
+    ("DEMO-PAY-0007", 6, TransactionType.VENDOR_PAYMENT, Decimal("45.00"), Channel.WALLET, 0),
+]
+
+
+def _demo_service_key(stdout) -> None:
+    """The demo payment platform's key, printed once: made on the first run, a new secret on every later run
+    (only a hash is kept, so a key cannot be shown again; the previous secret stops working)."""
+    from backoffice.models import ServiceKey
+    from backoffice.services.service_keys import service_key_create, service_key_rotate
+
+    existing = ServiceKey.objects.filter(name=DEMO_KEY_NAME, revoked_at__isnull=True).first()
+    if existing is not None:
+        made = service_key_rotate(service_key=existing)
+    else:
+        made = service_key_create(name=DEMO_KEY_NAME)
+    stdout.write(
+        f"Service key for the demo payment platform ({made.service_key.name}), shown once; "
+        "send it as X-API-Key to POST /api/v1/admin/aml/transactions:"
+    )
+    stdout.write(f"  {made.key}")
+
+
+def seed_intake(stdout) -> None:
+    """Transactions that came through the intake, as the platform sends them: allowed, held and blocked."""
+    from kyc.services.ledger import transaction_intake
+
+    _demo_service_key(stdout)
+    users = list(PlatformUser.objects.filter(is_archived=False).order_by("phone_number")[10:17])
+    if len(users) < 7:
+        return
+    now = timezone.now()
+    decided: dict[str, int] = {}
+    for external_id, index, type_, amount, channel, hours in DEMO_INTAKE:
+        try:
+            result = transaction_intake(
+                external_id=external_id,
+                user_id=users[index].pk,
+                type=type_,
+                amount=amount,
+                channel=channel,
+                occurred_at=now - dt.timedelta(hours=hours, minutes=index),
+            )
+        except DomainError as exc:  # a debit the demo wallet cannot afford: the platform would be told 409
+            decided[exc.code] = decided.get(exc.code, 0) + 1
+            continue
+        decided[result.transaction.status] = decided.get(result.transaction.status, 0) + 1
+    wait_for_background_alerts()
+    stdout.write("Payment intake: " + ", ".join(f"{n} {status.lower()}" for status, n in sorted(decided.items())))
+
+
 def seed(stdout) -> None:
     # PEPs first: the AML scan then sees the potential PEPs they flag (the pep_related rules), on the first run
     # as on any later one, so a second seed raises nothing new
     seed_peps(stdout)
     seed_rules(stdout)
     seed_governance(stdout)
+    seed_intake(stdout)
     seed_sars(stdout)
     reporting_demo.seed(stdout)

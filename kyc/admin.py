@@ -364,9 +364,20 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
     """The ledger, read-only: rows are written by kyc.services.transaction_record only."""
 
-    list_display = ("created_at", "reference", "user", "type", "amount", "status", "channel", "balance_after", "actor")
-    list_filter = ("type", "status", "channel")
-    search_fields = ("reference",)
+    list_display = (
+        "created_at",
+        "reference",
+        "user",
+        "type",
+        "amount",
+        "status",
+        "decision",
+        "channel",
+        "balance_after",
+        "actor",
+    )
+    list_filter = ("type", "status", "decision", "channel")
+    search_fields = ("reference", "external_id")
     list_select_related = ("user", "actor")
     show_full_result_count = False
     paginator = EstimatedCountPaginator
@@ -388,8 +399,24 @@ class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
         "region",
         "balance_after",
         "created_at",
+        "external_id",
+        "counterparty_name",
+        "decision",
+        "hits_text",
+        "decision_balance",
+        "took_ms",
+        "screening_failed",
+        "reviewed_by",
+        "reviewed_at",
+        "review_note",
     )
     fields = readonly_fields
+
+    @admin.display(description="Rule hits at record time")
+    def hits_text(self, obj):
+        if not obj.hits:
+            return "—"
+        return "; ".join(f"{h['rule_id']} v{h['rule_version']} ({h['severity']}): {h['action']}" for h in obj.hits)
 
 
 @register_card

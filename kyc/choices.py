@@ -69,3 +69,26 @@ class CreditStatus(models.TextChoices):
     PENDING = "PENDING", "Awaiting approval"
     APPROVED = "APPROVED", "Approved and credited"
     REJECTED = "REJECTED", "Rejected"
+
+
+class Decision(models.TextChoices):
+    """The answer to the payment platform before the money moves (strongest wins: BLOCK > REVIEW > ALLOW)."""
+
+    ALLOW = "ALLOW", "Allow"
+    REVIEW = "REVIEW", "Hold for review"
+    BLOCK = "BLOCK", "Block"
+
+
+DECISION_STRENGTH = {Decision.ALLOW: 0, Decision.REVIEW: 1, Decision.BLOCK: 2}
+
+
+class HitAction(models.TextChoices):
+    """What one rule hit asks for: only its alert, a hold, or a block."""
+
+    ALERT = "ALERT", "Alert only"
+    HOLD = "HOLD", "Hold"
+    BLOCK = "BLOCK", "Block"
+
+
+# The types the payment platform may send (ADMIN_CREDIT is staff's own path)
+INTAKE_TYPES = [t for t in TransactionType.values if t != TransactionType.ADMIN_CREDIT]

@@ -40,3 +40,10 @@ class FourEyesRequired(DomainError):
     status = 403
     code = "FOUR_EYES_REQUIRED"
     default_message = "Four-eyes principle: a credit is approved by someone other than the person who asked for it"
+
+
+class AccountArchivedConflict(Conflict):
+    """The payment platform asked to move money for an archived account (contract: 409 ACCOUNT_ARCHIVED)."""
+
+    code = "ACCOUNT_ARCHIVED"
+    default_message = "This account is archived"

@@ -11,7 +11,8 @@ from django.conf import settings
 
 from backoffice.models import AuditLog
 from backoffice.services import Actor, Diff, Move, audit_record
-from kyc.models import CreditRequest, PlatformUser, VerificationRecord
+from kyc.choices import TransactionStatus
+from kyc.models import CreditRequest, PlatformUser, Transaction, VerificationRecord
 
 
 class Action(StrEnum):
@@ -25,6 +26,9 @@ class Action(StrEnum):
     CREDIT_REQUEST = "user.credit_request"
     CREDIT_APPROVE = "user.credit_approve"
     CREDIT_REJECT = "user.credit_reject"
+    TRANSACTION_INTAKE = "transaction.intake"
+    TRANSACTION_RELEASE = "transaction.release"
+    TRANSACTION_REJECT = "transaction.reject"
 
 
 KYC_USER = "kyc_user"
@@ -127,3 +131,42 @@ def credit_rejected(move: Move[CreditRequest]) -> AuditLog:
         "reason": move.note,
     }
     return _record(actor=move.actor, action=Action.CREDIT_REJECT, user_id=request.user_id, changes=changes)
+
+
+# ---------------------------------------------------------------- the payment platform's transactions
+
+
+def transaction_taken_in(*, actor: Actor, transaction: Transaction) -> AuditLog:
+    """The payment platform's intake recorded a transaction, with the decision taken on it."""
+    return audit_record(
+        actor=actor,
+        action=Action.TRANSACTION_INTAKE,
+        object_type="kyc_transaction",
+        object_id=transaction.pk,
+        changes={
+            "external_id": transaction.external_id,
+            "user_id": str(transaction.user_id),
+            "type": transaction.type,
+            "amount": str(transaction.amount),
+            "decision": transaction.decision,
+            "status": transaction.status,
+        },
+    )
+
+
+def held_transaction_decided(*, actor: Actor, transaction: Transaction, note: str) -> AuditLog:
+    """An officer released (COMPLETED) or rejected (REJECTED) a transaction the rules held, with the note."""
+    released = transaction.status == TransactionStatus.COMPLETED
+    return audit_record(
+        actor=actor,
+        action=Action.TRANSACTION_RELEASE if released else Action.TRANSACTION_REJECT,
+        object_type="kyc_transaction",
+        object_id=transaction.pk,
+        changes={
+            "status": {"from": TransactionStatus.HELD, "to": transaction.status},
+            "note": note,
+            "amount": str(transaction.amount),
+            "user_id": str(transaction.user_id),
+            "external_id": transaction.external_id or "",
+        },
+    )

@@ -11,6 +11,18 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
     A row recorded earlier (HELD) became COMPLETED: its money moved now. Called by whatever completes it
     (the release of a held transaction), inside that transaction and under the wallet's row lock, like
     ``transaction_recorded``; compliance opens or extends cash threshold reports on it.
+``transaction_screen(transaction=..., dry_run=..., write_row=...) -> kyc.screening.Screening | None``
+    Asked for a decision on a ledger row before any money moves, inside the
+    ledger's database transaction, under the wallet's row lock; the answer's
+    decision sets its status. The row is not written yet: a function that
+    needs it in the ledger (a query over the wallet's windows) calls
+    ``write_row()`` first, which writes it as COMPLETED with the balance
+    untouched. One higher app answers (compliance's AML engine); None
+    (nobody registered, or screening paused) allows. ``dry_run``: the row is
+    rolled back afterwards; raise no alert.
+``held_transaction_decided(transaction=..., actor=...)``
+    An officer released (status COMPLETED) or rejected (REJECTED) a held row,
+    inside the decision's database transaction.
 ``user_registered(user=...)``
     A platform user signed up (inside the registration's transaction).
 ``user_name_changed(user=..., previous_first_name=..., previous_last_name=...)``
@@ -27,6 +39,8 @@ from backoffice.hooks import Hook
 
 transaction_recorded = Hook("transaction_recorded")
 transaction_completed = Hook("transaction_completed")
+transaction_screen = Hook("transaction_screen")
+held_transaction_decided = Hook("held_transaction_decided")
 user_registered = Hook("user_registered")
 user_name_changed = Hook("user_name_changed")
 purge_held = Hook("purge_held")

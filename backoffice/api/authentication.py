@@ -56,3 +56,29 @@ class PrincipalJWTAuthentication(BaseAuthentication):
 
 class StaffJWTAuthentication(PrincipalJWTAuthentication):
     kind = tokens.STAFF
+
+
+class ServiceKeyAuthentication(BaseAuthentication):
+    """``X-API-Key: <key>`` of a payment-platform service (``backoffice.models.ServiceKey``).
+
+    Only views that list this class read the header; everywhere else a key is
+    not a credential and the request is unauthenticated (401). An unknown,
+    malformed or revoked key is 401 here. The key never appears in an error,
+    a log line or the audit log: only the key's name does.
+    """
+
+    header = "HTTP_X_API_KEY"
+
+    def authenticate(self, request):
+        raw = request.META.get(self.header)
+        if raw is None:
+            return None
+        from backoffice.services.service_keys import service_key_check
+
+        key = service_key_check(raw.strip())
+        if key is None:
+            raise exceptions.AuthenticationFailed("Invalid or revoked API key")
+        return key, None
+
+    def authenticate_header(self, request):
+        return 'ApiKey realm="api"'

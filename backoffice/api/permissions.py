@@ -49,3 +49,23 @@ class IsStaff(BasePermission):
 class Public(BasePermission):
     def has_permission(self, request, view):
         return True
+
+
+class ServiceKeyScopeOrRole(RolePermission):
+    """A service key passes when the action's ``service_key_scopes`` entry is among its scopes; staff by role.
+
+    A key on an action it has no scope for is treated as no credential at all (401), as the contract says
+    for a key anywhere but its endpoints.
+    """
+
+    def has_permission(self, request, view):
+        from backoffice.models import ServiceKey
+
+        if isinstance(request.user, ServiceKey):
+            scope = (getattr(view, "service_key_scopes", None) or {}).get(getattr(view, "action", None))
+            if scope is None or not request.user.has_scope(scope):
+                from rest_framework.exceptions import NotAuthenticated
+
+                raise NotAuthenticated("This API key does not open this endpoint")
+            return True
+        return super().has_permission(request, view)

@@ -22,5 +22,6 @@ from backoffice.settings.rules import *  # noqa: F401,F403
 from backoffice.settings.security import *  # noqa: F401,F403
 from backoffice.settings.storage import *  # noqa: F401,F403
 from backoffice.settings.tasks import *  # noqa: F401,F403
+from backoffice.settings.transactions import *  # noqa: F401,F403
 from backoffice.settings.vendors import *  # noqa: F401,F403
 from backoffice.settings.verification import *  # noqa: F401,F403

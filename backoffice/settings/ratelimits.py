@@ -7,6 +7,8 @@ RATELIMIT_USE_CACHE = "default"
 RATE_LIMIT_STANDARD = env_rate("RATE_LIMIT_STANDARD", "100/m")
 RATE_LIMIT_AUTH = env_rate("RATE_LIMIT_AUTH", "10/m")
 RATE_LIMIT_BULK = env_rate("RATE_LIMIT_BULK", "10/m")
+# the payment platform's intake (POST /admin/aml/transactions and its dry run), per service key
+RATE_LIMIT_TRANSACTIONS = env_rate("RATE_LIMIT_TRANSACTIONS", "6000/m")
 # When the cache holding the counters is down: serve uncounted (true, logged and counted as
 # ratelimit.cache_unavailable) or refuse with 503 (false). django-ratelimit reads the same name.
 RATELIMIT_FAIL_OPEN = env_bool("RATELIMIT_FAIL_OPEN", True)

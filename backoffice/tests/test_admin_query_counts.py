@@ -3,14 +3,14 @@
 import pytest
 from django.urls import reverse
 
-from backoffice.models import AuditLog, Staff
+from backoffice.models import AuditLog, ServiceKey, Staff
 from backoffice.services import audit_record
 from backoffice.tests.admin_queries import admin_browser, assert_flat, registered_models
 from backoffice.tests.factories import StaffFactory
 
 pytestmark = pytest.mark.django_db
 
-COVERED = {"staff", "auditlog"}
+COVERED = {"staff", "auditlog", "servicekey"}
 
 
 def test_every_admin_page_of_the_app_is_covered():
@@ -36,3 +36,16 @@ def test_audit_log_pages():
     assert_flat(client, reverse("admin:backoffice_auditlog_changelist"), _audit)
     entry = AuditLog.objects.first()
     assert_flat(client, reverse("admin:backoffice_auditlog_change", args=[entry.pk]), _audit)
+
+
+def test_service_key_pages():
+    from backoffice.services.service_keys import service_key_create
+
+    client = admin_browser()
+    staff = StaffFactory()
+    service_key_create(name="first", actor=staff)
+    count = iter(range(1000))
+    grow = lambda n: [service_key_create(name=f"key-{next(count)}", actor=StaffFactory()) for _ in range(n)]  # noqa: E731
+    assert_flat(client, reverse("admin:backoffice_servicekey_changelist"), grow)
+    key = ServiceKey.objects.first()
+    assert_flat(client, reverse("admin:backoffice_servicekey_change", args=[key.pk]), grow)

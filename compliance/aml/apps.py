@@ -10,12 +10,24 @@ class AmlConfig(AppConfig):
 
     def ready(self):
         from backoffice import roles
-        from compliance.aml.engine.hooks import screen_after_commit
+        from compliance.aml.engine.hooks import screen_transaction
+        from compliance.aml.services.held import on_held_transaction_decided
         from compliance.aml.services.identity import duplicate_identity_alert
         from kyc import hooks as kyc_hooks
 
-        kyc_hooks.transaction_recorded.register(screen_after_commit)
+        kyc_hooks.transaction_screen.register(screen_transaction)
+        from django.db.models.signals import post_delete, post_save
+
+        from compliance.aml.engine.hooks import _rule_cache
+        from compliance.aml.models.rules import AMLRule
+
+        post_save.connect(_rule_cache.invalidate, sender=AMLRule, dispatch_uid="aml_rule_cache_save")
+        post_delete.connect(_rule_cache.invalidate, sender=AMLRule, dispatch_uid="aml_rule_cache_delete")
         kyc_hooks.identity_duplicate.register(duplicate_identity_alert)
+        kyc_hooks.held_transaction_decided.register(on_held_transaction_decided)
+        roles.grant_admin_permissions(
+            "transactions.review", {"compliance.view_heldtransaction", "compliance.change_heldtransaction"}
+        )
         roles.grant_admin_permissions(
             "rules.read",
             {

@@ -8,6 +8,43 @@ them (see ``compliance.aml.services.catalogue.rule_catalogue_load``); docs/aml-r
 explains every type's parameters.
 """
 
+# What a hit decides before the money moves (docs/aml-rules.md, "Decisions"). The interface's severities:
+# HIGH "block and alert", CRITICAL "block and escalate". CRITICAL rules block outright; HIGH rules hold the
+# transaction (the money is stopped until an officer releases or rejects it, and the alert is raised), except
+# the two HIGH rules where stopping the transaction would be wrong: AML-RPT-001 is a reporting duty (a large
+# but lawful cash day must go through and be reported) and AML-HRT-002 watches staff's own credits, which
+# maker-checker decides. MEDIUM and LOW rules only alert.
+HOLD_RULES = {
+    "AML-THR-001",
+    "AML-STR-001",
+    "AML-VEL-002",
+    "AML-PEP-001",
+    "AML-NET-001",
+    "AML-ACC-001",
+    "AML-DW-001",
+    "AML-MM-002",
+    "AML-VEN-001",
+    "AML-CFT-002",
+}
+BLOCK_RULES = {"AML-THR-002", "AML-PEP-002", "AML-CFT-001"}
+ALERT_ONLY_HIGH = {"AML-RPT-001", "AML-HRT-002"}
+
+
+def actions_for(rule_id: str, severity: str) -> dict:
+    """The catalogue's actions for one rule."""
+    actions = {"createAlert": True, "notifyCompliance": severity in ("HIGH", "CRITICAL")}
+    if rule_id in BLOCK_RULES:
+        actions["block"] = True
+    elif rule_id in HOLD_RULES:
+        actions["hold"] = True
+    return actions
+
+
+def previous_actions(severity: str) -> dict:
+    """The actions the catalogue shipped before decisions existed: a rule still carrying them was never edited."""
+    return {"createAlert": True, "notifyCompliance": severity in ("HIGH", "CRITICAL")}
+
+
 CASH_IN = ["TOP_UP", "TRANSFER_IN"]
 CASH_OUT = ["WITHDRAWAL", "TRANSFER_OUT"]
 SPEND = ["VENDOR_PAYMENT", "CARD_PAYMENT"]
@@ -23,7 +60,7 @@ def _rule(rule_id, rule_type, name, description, severity, priority, category, *
         "severity": severity,
         "priority": priority,
         "is_active": True,
-        "actions": {"createAlert": True, "notifyCompliance": severity in ("HIGH", "CRITICAL")},
+        "actions": actions_for(rule_id, severity),
         "conditions": {"ruleType": rule_type, **params},
     }
 

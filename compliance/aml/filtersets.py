@@ -6,6 +6,7 @@ from compliance.aml.choices import AlertStatus, AlertType, RuleType
 from compliance.aml.models.alerts import Alert
 from compliance.aml.models.rules import AMLRule
 from compliance.casework.choices import Severity
+from kyc.models import Transaction
 
 # Higher is more urgent, so "sortBy=severity&sortOrder=desc" puts CRITICAL first.
 SEVERITY_RANK = {Severity.LOW: 1, Severity.MEDIUM: 2, Severity.HIGH: 3, Severity.CRITICAL: 4}
@@ -44,3 +45,14 @@ class RuleFilterSet(django_filters.FilterSet):
     class Meta:
         model = AMLRule
         fields = []
+
+
+class HeldTransactionFilterSet(ListFilterSet):
+    """GET /admin/aml/held-transactions: a queue, oldest first; dates and sorting like the other lists."""
+
+    sort_fields = {"createdAt": "created_at", "amount": "amount"}
+    default_order = "asc"
+
+    class Meta:
+        model = Transaction
+        fields: list[str] = []

@@ -36,6 +36,7 @@ COVERED = {
     "thresholdreportbatch",
     "ruleproposal",
     "rulesnooze",
+    "heldtransaction",
 }
 
 
@@ -194,3 +195,25 @@ def _one_more_rule(i):
         conditions={"ruleType": "threshold", "thresholdAmount": 10},
         is_active=True,
     )
+
+
+def test_the_held_queue_and_a_held_transaction_page(db):
+    from decimal import Decimal
+
+    from compliance.aml.tests.transactions.conftest import make_rule
+    from kyc.services import transaction_record
+    from kyc.tests.factories import PlatformUserFactory
+
+    client = admin_browser()
+    make_rule("threshold", action="hold", thresholdAmount=10)
+    customer = PlatformUserFactory(balance=Decimal("5000"))
+
+    def hold(n):
+        for _ in range(n):
+            transaction_record(user=PlatformUserFactory(), type="TOP_UP", amount=Decimal("20"))
+            transaction_record(user=customer, type="TOP_UP", amount=Decimal("30"))
+
+    hold(1)
+    assert_flat(client, reverse("admin:compliance_heldtransaction_changelist"), hold)
+    held = customer.transactions.filter(status="HELD").first()
+    assert_flat(client, reverse("admin:compliance_heldtransaction_change", args=[held.pk]), hold)

@@ -1,3 +1,4 @@
+from kyc.models.activity import UserActivityHour
 from kyc.models.documents import KycDocument, VerificationRecord, document_path
 from kyc.models.ledger import CreditRequest, CreditRequestEvent, Transaction
 from kyc.models.names import UserNameKey, UserNamePart
@@ -10,6 +11,7 @@ __all__ = [
     "KycDocument",
     "PlatformUser",
     "Transaction",
+    "UserActivityHour",
     "UserNameKey",
     "UserNamePart",
     "VerificationRecord",

@@ -12,8 +12,9 @@ from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
 from backoffice.errors import Forbidden
 from backoffice.fsm import transition_table
+from backoffice.jsondepth import BoundedJSONField
 from backoffice.models import Staff, StateChange
-from kyc.choices import CREDIT_TYPES, Channel, CreditStatus, TransactionStatus, TransactionType
+from kyc.choices import CREDIT_TYPES, Channel, CreditStatus, Decision, TransactionStatus, TransactionType
 from kyc.errors import FourEyesRequired
 from kyc.models.users import MONEY, PlatformUser
 
@@ -24,6 +25,16 @@ class Transaction(models.Model):
     ``amount`` is always positive; ``type`` says whether it credits or debits
     the wallet. ``balance_after`` is the wallet balance right after a completed
     row was applied, so any balance can be explained row by row.
+
+    A row screened when it was recorded carries its ``decision`` (ALLOW,
+    REVIEW, BLOCK) and the rule ``hits`` that made it (rule id, version,
+    severity, action): REVIEW rows wait ``HELD`` until an officer releases
+    (the money moves then) or rejects them (``reviewed_by``/``review_note``);
+    BLOCK rows stay ``BLOCKED`` and never move money. ``external_id`` is the
+    payment platform's id, unique, so a retry finds the first answer
+    (``decision_balance`` and ``took_ms`` are that answer's figures).
+    ``screening_failed``: the engine failed at record time (fail-open), the
+    batch scan must look at this row.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -54,12 +65,27 @@ class Transaction(models.Model):
     region = models.CharField(max_length=64, blank=True, default="")
     balance_after = models.DecimalField(**MONEY, null=True, blank=True)
     created_at = models.DateTimeField(db_index=True)
+    external_id = models.CharField(max_length=100, null=True, blank=True, unique=True)
+    # database defaults too: bulk loaders (COPY) and raw writers that predate these columns keep working
+    counterparty_name = models.CharField(max_length=255, blank=True, default="", db_default="")
+    decision = models.CharField(max_length=8, choices=Decision.choices, blank=True, default="", db_default="")
+    hits = BoundedJSONField(default=list, blank=True, db_default=[])
+    decision_balance = models.DecimalField(**MONEY, null=True, blank=True)
+    took_ms = models.PositiveIntegerField(null=True, blank=True)
+    screening_failed = models.BooleanField(default=False, db_default=False)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    review_note = models.TextField(blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["user", "-created_at"], name="kyc_tx_user_created"),
             models.Index(fields=["type", "created_at"], name="kyc_tx_type_created"),
+            # the held queue, oldest first
+            models.Index(fields=["status", "created_at"], name="kyc_tx_status_created"),
         ]
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="kyc_tx_amount_positive")]
 

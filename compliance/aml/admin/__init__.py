@@ -1,1 +1,1 @@
-from compliance.aml.admin import alerts, governance, rules  # noqa: F401
+from compliance.aml.admin import alerts, governance, held, rules  # noqa: F401

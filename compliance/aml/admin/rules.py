@@ -138,6 +138,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         "name",
         "rule_type",
         "severity",
+        "on_hit",
         "is_active",
         "version",
         "hits",
@@ -148,6 +149,11 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     )
     list_filter = (OutcomePeriodFilter, "rule_type", "is_active", "severity")
     search_fields = ("rule_id", "name", "description", "category")
+
+    @admin.display(description="On a hit")
+    def on_hit(self, obj):
+        return {"BLOCK": "Block", "HOLD": "Hold for review", "ALERT": "Alert only"}[obj.hit_action]
+
     ordering = ("priority", "rule_id")
     readonly_fields = (
         "rule_type",

@@ -1,26 +1,37 @@
-"""Screening a ledger row when it is recorded.
+"""Screening a ledger row when it is recorded, before the money moves.
 
-``kyc.services.transaction_record`` runs the ``kyc.hooks.transaction_recorded``
-hook; the app's ``ready()`` registers ``screen_after_commit`` there. The scan runs after the ledger's
-transaction commits (``transaction.on_commit``), not inside it, because:
+``kyc.services.ledger.record_on_locked`` writes the row (balance untouched)
+and asks ``kyc.hooks.transaction_screen``; the app's ``ready()`` registers
+``screen_transaction`` there. Every active rule runs scoped to the row's user
+and to windows ending at it, inside the ledger's database transaction, so
+the decision (ALLOW, REVIEW, BLOCK from the rules' ``actions``) is taken
+before the balance changes, under the wallet's row lock.
 
-* an engine failure (a bad rule, a database error in a rule's query) must
-  never roll back or lose the ledger row: it is logged and swallowed;
-* the ledger transaction holds the wallet's row lock; 43 rule queries inside
-  it would make every concurrent payment on that wallet wait for them.
-
-The cost is a small gap: a process that dies between the commit and the scan
-leaves that row unscreened until the next ``run_aml_scan`` batch, which finds
-the same hits (alerts are deduplicated), so nothing is lost for long.
+* Each rule runs in its own savepoint: a broken rule is counted and logged
+  (``aml.screening_failed``) and the others still decide.
+  ``AML_SCREENING_FAILURE`` chooses what a failure means: ``open`` (default)
+  records the row on the other rules' decision and flags it
+  (``screening_failed``) for the batch scan; ``closed`` holds it for review.
+* Alerts are written after the ledger commits and off the request's path
+  (``AML_ALERTS_BACKGROUND``), so they never delay the answer; their keys
+  are the batch scan's (``runner.new_alerts``), so ``run_aml_scan`` never
+  raises them again.
 """
 
 import contextvars
 import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
+from django.conf import settings
+from django.db import close_old_connections
 from django.db import transaction as db_transaction
+from django.utils import timezone
 
-from compliance.aml.engine.runner import scan_transaction
+from kyc.choices import Decision
+from kyc.screening import Screening, ScreeningHit
 
 logger = logging.getLogger("compliance.aml.engine")
 
@@ -37,16 +48,183 @@ def screening_paused():
         _paused.reset(token)
 
 
-def screen_now(transaction_id) -> None:
+class _Counter:
+    """Screening failures seen by this process (fail-open rows waiting for the batch scan)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.total = 0
+
+    def add(self) -> int:
+        with self._lock:
+            self.total += 1
+            return self.total
+
+
+screening_failures = _Counter()
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _background() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aml-alerts")
+        return _executor
+
+
+def _raise_alerts(alerts) -> None:
+    from compliance.aml.services.alerts import alert_raise_many
 
     try:
-        scan_transaction(transaction_id)
+        alert_raise_many(alerts=alerts)
     except Exception:
-        logger.exception("AML screening of transaction %s failed; run_aml_scan will retry it", transaction_id)
+        # the batch scan raises the same keys later: nothing is lost, only late
+        logger.exception("raising %d AML alert(s) after commit failed; run_aml_scan will raise them", len(alerts))
 
 
-def screen_after_commit(*, transaction, **_) -> None:
-    if _paused.get() or transaction.status != "COMPLETED":
+def _raise_in_background(alerts) -> None:
+    try:
+        _raise_alerts(alerts)
+    finally:
+        close_old_connections()
+
+
+def alerts_after_commit(alerts) -> None:
+    """Raise ``alerts`` once the ledger row is committed: in a worker thread, or inline when so configured."""
+    if not alerts:
         return
-    tx_id = transaction.pk
-    db_transaction.on_commit(lambda: screen_now(tx_id))
+    if getattr(settings, "AML_ALERTS_BACKGROUND", False):
+        db_transaction.on_commit(lambda: _background().submit(_raise_in_background, alerts))
+    else:
+        db_transaction.on_commit(lambda: _raise_alerts(alerts))
+
+
+def wait_for_background_alerts() -> None:
+    """Tests and the demo: block until every queued alert is written."""
+    if _executor is not None:
+        _executor.submit(lambda: None).result()
+
+
+class _RuleCache:
+    """The active rules, kept between decisions.
+
+    Reloaded when this process changes a rule (``invalidate``, from the model's save signal) and otherwise
+    re-validated at most every ``AML_RULES_REFRESH_SECONDS`` against the table's fingerprint (count, last
+    change and versions of the active rules): a rule changed by another process applies within that time.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._fingerprint = None
+        self._checked_at = 0.0
+        self._rules: list = []
+
+    def invalidate(self, **_) -> None:
+        with self._lock:
+            self._fingerprint, self._checked_at = None, 0.0
+
+    def get(self) -> list:
+        from django.db.models import Count, Max, Sum
+
+        from compliance.aml.models.rules import AMLRule
+
+        now = time.monotonic()
+        with self._lock:
+            if self._fingerprint is not None and now - self._checked_at < settings.AML_RULES_REFRESH_SECONDS:
+                return self._rules
+        active = AMLRule.objects.filter(is_active=True)
+        figures = active.aggregate(n=Count("id"), changed=Max("updated_at"), versions=Sum("version"))
+        fingerprint = tuple(figures.values())
+        with self._lock:
+            if fingerprint == self._fingerprint:
+                self._checked_at = now
+                return self._rules
+        rules = list(active.order_by("priority", "rule_id"))
+        with self._lock:
+            self._fingerprint, self._rules, self._checked_at = fingerprint, rules, now
+        return rules
+
+
+_rule_cache = _RuleCache()
+
+
+def active_rules():
+    return _rule_cache.get()
+
+
+def _evaluate_all(rules, scope, tx_id, evaluate) -> tuple[dict, list]:
+    """Hits (that include the row) per rule, in one savepoint; when one rule fails, each runs in its own
+    savepoint so the others still decide. Returns ({rule: hits}, [(failed rule, its exception)])."""
+    from compliance.aml.engine.base import as_uuid
+
+    if not rules:
+        return {}, []
+
+    def hits_of(rule):
+        return [h for h in evaluate(rule, scope) if tx_id in {as_uuid(t) for t in h.transaction_ids}]
+
+    try:
+        with db_transaction.atomic():
+            return {rule: hits_of(rule) for rule in rules}, []
+    except Exception:
+        pass
+    found, failed = {}, []
+    for rule in rules:
+        try:
+            with db_transaction.atomic():
+                found[rule] = hits_of(rule)
+        except Exception as exc:
+            failed.append((rule, exc))
+    return found, failed
+
+
+def screen_transaction(*, transaction, dry_run: bool = False, write_row=None, **_) -> Screening | None:
+    """Every active rule on one (just written) ledger row: the hits that include it, and the alerts they raise."""
+    if _paused.get():
+        return None
+    from compliance.aml.engine.base import Scope, as_uuid
+    from compliance.aml.engine.prefilter import activity_skips, could_hit
+    from compliance.aml.engine.runner import evaluate, new_alerts, snoozed_rules
+
+    scope = Scope(since=transaction.created_at, until=transaction.created_at, user_id=transaction.user_id)
+    # a rule whose own row filter the row fails cannot hit it: its query is skipped
+    candidates = [rule for rule in active_rules() if could_hit(rule, transaction)]
+    # a rule snoozed for this customer (a known, explained pattern) neither decides nor alerts, as in the batch
+    if candidates and (snoozed := snoozed_rules(transaction.user_id, timezone.now())):
+        candidates = [rule for rule in candidates if rule.pk not in snoozed]
+    # window rules whose thresholds the wallet's hourly activity cannot reach: skipped too (one query)
+    if candidates and settings.AML_ACTIVITY_PREFILTER:
+        skip = activity_skips(candidates, transaction)
+        candidates = [rule for rule in candidates if rule not in skip]
+    if candidates and write_row is not None:
+        write_row()  # the rules' queries read the ledger: the row must be in it
+    found, failed = _evaluate_all(candidates, scope, as_uuid(transaction.pk), evaluate)
+    screening = Screening(failed=bool(failed))
+    for rule, exc in failed:
+        total = screening_failures.add()
+        logger.error(
+            "aml.screening_failed rule=%s transaction=%s total=%d mode=%s",
+            rule.rule_id,
+            transaction.pk,
+            total,
+            settings.AML_SCREENING_FAILURE,
+            exc_info=exc,
+        )
+    alerts = []
+    for rule in candidates:
+        hits = found.get(rule)
+        if not hits:
+            continue
+        hit = ScreeningHit(
+            rule_id=rule.rule_id, rule_version=rule.version, severity=rule.severity, action=rule.hit_action
+        )
+        screening.hits.append(hit)
+        if rule.creates_alerts:
+            alerts.extend(new_alerts(rule, hits))
+    if screening.failed and settings.AML_SCREENING_FAILURE == "closed":
+        screening.at_least = Decision.REVIEW
+    if not dry_run:
+        alerts_after_commit(alerts)
+    return screening

@@ -248,3 +248,25 @@ def description_mismatches(description: str, conditions) -> list[str]:
             now = ", ".join(sorted(f"E{a:,.2f}".removesuffix(".00") for a in amounts)) or "no amount"
             problems.append(f"The description says {match.group(0)} but the parameters say {now}.")
     return problems
+
+
+# The keys of ``actions`` the back office acts on; each is a boolean. Other keys stay free-form (the
+# interface's "actions when triggered"), kept for notifiers the platform may add.
+ACTION_FLAGS = {
+    "createAlert": "Raise an alert for each hit (default true; false makes the rule log-only).",
+    "notifyCompliance": "Tell the compliance team (kept for a notifier; the engine does not act on it).",
+    "hold": "Hold the transaction for an officer's review before any money moves (decision REVIEW).",
+    "block": "Refuse the transaction before any money moves (decision BLOCK); stronger than hold.",
+}
+
+
+def validate_actions(actions) -> dict[str, list[str]]:
+    """Errors of an actions object ({} when it is valid), under ``actions``, naming each flag."""
+    if not isinstance(actions, dict):
+        return {"actions": ["Must be an object."]}
+    reasons = [
+        f"{name} must be true or false."
+        for name in ACTION_FLAGS
+        if name in actions and not isinstance(actions[name], bool)
+    ]
+    return {"actions": reasons} if reasons else {}

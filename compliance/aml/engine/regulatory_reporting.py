@@ -4,8 +4,19 @@ One hit per user and day; all types unless transactionTypes."""
 
 import datetime as dt
 
-from compliance.aml.engine.base import Hit, Scope, as_uuid, db_money, fetch, group_rows, money_json, tx_types, types_sql
-from compliance.aml.engine.windows import bucket_members_join, bucket_totals_sql
+from compliance.aml.engine.base import (
+    Hit,
+    Scope,
+    as_uuid,
+    db_money,
+    fetch,
+    group_rows,
+    money,
+    money_json,
+    tx_types,
+    types_sql,
+)
+from compliance.aml.engine.windows import bucket_members_join, bucket_totals_sql, first_crossing
 
 DAY = 86400
 # Reports follow the local business day, which ends at 22:00 UTC.
@@ -22,7 +33,7 @@ def evaluate(rule, scope: Scope):
     )
     sql = f"""{ctes},
         due AS (SELECT user_id, bucket, n, total FROM agg WHERE bucket >= %s AND total >= %s)
-        SELECT d.user_id, d.bucket, d.n, d.total, b.id FROM due d
+        SELECT d.user_id, d.bucket, d.n, d.total, b.id, b.amount FROM due d
         {members}
         ORDER BY d.user_id, d.bucket, b.created_at, b.id
     """
@@ -37,7 +48,9 @@ def evaluate(rule, scope: Scope):
         ],
     )
     hits = []
-    for (user_id, bucket), group in group_rows(rows, 2).items():
+    threshold = money(c["reportingThreshold"])
+    for (user_id, bucket), whole in group_rows(rows, 2).items():
+        group = first_crossing(whole, amount_index=5, reached=lambda run: run >= threshold)
         day = dt.datetime.fromtimestamp(int(bucket) * DAY, tz=dt.UTC).date()
         hits.append(
             Hit(
@@ -46,8 +59,9 @@ def evaluate(rule, scope: Scope):
                 key=f"user:{as_uuid(user_id)}:day:{day}",
                 details={
                     "day": day.isoformat(),
-                    "count": int(group[0][2]),
-                    "total": money_json(group[0][3]),
+                    # the day as it stood when it crossed, as record-time screening saw it
+                    "count": len(group),
+                    "total": money_json(sum(money(r[5]) for r in group)),
                     "reportingThreshold": money_json(c["reportingThreshold"]),
                 },
             )

@@ -2,8 +2,21 @@
 is at least ``percentageChange`` % above the window before, which must not be empty, and reaches
 the optional ``minAmount`` (default 0). Compares money volume, all types unless transactionTypes."""
 
-from compliance.aml.engine.base import Hit, Scope, as_uuid, db_money, fetch, group_rows, money_json, tx_types, types_sql
-from compliance.aml.engine.windows import bucket_members_join, bucket_totals_sql
+from decimal import Decimal
+
+from compliance.aml.engine.base import (
+    Hit,
+    Scope,
+    as_uuid,
+    db_money,
+    fetch,
+    group_rows,
+    money,
+    money_json,
+    tx_types,
+    types_sql,
+)
+from compliance.aml.engine.windows import bucket_members_join, bucket_totals_sql, first_crossing
 
 
 def evaluate(rule, scope: Scope):
@@ -20,7 +33,7 @@ def evaluate(rule, scope: Scope):
             JOIN agg p ON p.user_id = a.user_id AND p.bucket = a.bucket - 1
             WHERE a.bucket >= %s AND p.total > 0 AND a.total >= %s AND a.total * 100 >= p.total * %s
         )
-        SELECT c.user_id, c.bucket, c.total, c.prev, b.id FROM cmp c
+        SELECT c.user_id, c.bucket, c.total, c.prev, b.id, b.amount FROM cmp c
         {members}
         ORDER BY c.user_id, c.bucket, b.created_at, b.id
     """
@@ -36,8 +49,18 @@ def evaluate(rule, scope: Scope):
         ],
     )
     hits = []
-    for (user_id, bucket), group in group_rows(rows, 2).items():
-        total, prev = group[0][2], group[0][3]
+    min_amount = money(c.get("minAmount", 0))
+    factor = Decimal(str(100.0 + pct))
+    for (user_id, bucket), whole in group_rows(rows, 2).items():
+        prev = whole[0][3]
+        previous = money(prev)
+        group = first_crossing(
+            whole,
+            amount_index=5,
+            reached=lambda run, previous=previous: run >= min_amount and run * 100 >= previous * factor,
+        )
+        # the window as it stood when it crossed, as record-time screening saw it
+        total = sum(money(r[5]) for r in group)
         hits.append(
             Hit(
                 user_id=as_uuid(user_id),

@@ -11,6 +11,8 @@ the scan, or scanning transaction by transaction, finds the same hit again.
 for rules defined on calendar periods.
 """
 
+from decimal import Decimal
+
 from compliance.aml.engine.base import (
     COMPLETED,
     TX,
@@ -21,6 +23,7 @@ from compliance.aml.engine.base import (
     epoch_sql,
     fetch,
     group_rows,
+    money,
     placeholders,
     scope_sql,
     timestamp_sql,
@@ -169,3 +172,18 @@ def bucket_members_join(
         sql += f" AND b.type IN ({placeholders(types)})"
         params += list(types)
     return sql, params
+
+
+def first_crossing(group: list, *, amount_index: int, reached) -> list:
+    """The rows of a bucket up to the one whose running total first meets the rule (``reached(total)``).
+
+    Record-time screening raises a bucket's alert at that row, with the rows before it; the batch scan
+    links the same rows, so both paths raise the same alert whichever sees the bucket first. A bucket
+    that never crosses (a rule edited since) keeps all its rows.
+    """
+    running = Decimal(0)
+    for index, row in enumerate(group):
+        running += money(row[amount_index])
+        if reached(running):
+            return group[: index + 1]
+    return group

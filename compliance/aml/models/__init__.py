@@ -2,6 +2,16 @@
 
 from compliance.aml.models.alerts import Alert, AlertEvent
 from compliance.aml.models.governance import RuleProposal, RuleProposalEvent, RuleSnooze
+from compliance.aml.models.held import HeldTransaction
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 
-__all__ = ["AMLRule", "AMLRuleVersion", "Alert", "AlertEvent", "RuleProposal", "RuleProposalEvent", "RuleSnooze"]
+__all__ = [
+    "AMLRule",
+    "AMLRuleVersion",
+    "Alert",
+    "AlertEvent",
+    "HeldTransaction",
+    "RuleProposal",
+    "RuleProposalEvent",
+    "RuleSnooze",
+]

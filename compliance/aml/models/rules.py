@@ -6,7 +6,7 @@ from django.db import models
 
 from backoffice.jsondepth import BoundedJSONField
 from compliance.aml.choices import RuleType
-from compliance.aml.engine.parameters import validate_conditions
+from compliance.aml.engine.parameters import validate_actions, validate_conditions
 from compliance.casework.choices import Severity
 
 
@@ -52,10 +52,9 @@ class AMLRule(models.Model):
         self.rule_type = self.type_of(self.conditions)
         if not 0 <= (self.priority or 0) <= self.MAX_PRIORITY:
             raise ValidationError({"priority": "Invalid priority value"})
-        if not isinstance(self.actions, dict):
-            raise ValidationError({"actions": "Must be an object."})
-        if not isinstance(self.actions.get("createAlert", True), bool):
-            raise ValidationError({"actions": "createAlert must be true or false."})
+        errors = validate_actions(self.actions)
+        if errors:
+            raise ValidationError(errors)
 
     @staticmethod
     def type_of(conditions) -> str:
@@ -77,6 +76,16 @@ class AMLRule(models.Model):
             "priority": self.priority,
             "version": self.version,
         }
+
+    @property
+    def hit_action(self) -> str:
+        """What a hit of this rule asks for before the money moves: BLOCK, HOLD or only its ALERT."""
+        actions = self.actions or {}
+        if actions.get("block") is True:
+            return "BLOCK"
+        if actions.get("hold") is True:
+            return "HOLD"
+        return "ALERT"
 
     @property
     def creates_alerts(self) -> bool:

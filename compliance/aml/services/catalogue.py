@@ -6,7 +6,7 @@ Its own module because it uses both the rule services and governance, which buil
 from django.db import transaction
 
 from backoffice.services import Actor
-from compliance.aml.catalogue import CATALOGUE
+from compliance.aml.catalogue import CATALOGUE, previous_actions
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.services.governance import needs_approval, rule_propose
 from compliance.aml.services.rules import rule_create, rule_update
@@ -22,9 +22,12 @@ def rule_catalogue_load(*, actor: Actor = None, reset: bool = False) -> dict[str
     restored to it as a new version (its history keeps the officer's edit),
     or, under four eyes (``RULE_FOUR_EYES``) for an active rule's governed
     fields, proposed for a second person's approval.
-    Returns counts: created, reset, proposed, unchanged.
+    Rules that still carry the actions the catalogue shipped before decisions
+    existed (never edited) get the catalogue's hold/block actions, as a new
+    version (``aml_rule.catalogue_upgrade``) or a proposal; an officer's edited actions stay.
+    Returns counts: created, reset, upgraded, proposed, unchanged.
     """
-    counts = {"created": 0, "reset": 0, "unchanged": 0, "proposed": 0}
+    counts = {"created": 0, "reset": 0, "upgraded": 0, "unchanged": 0, "proposed": 0}
     existing = {r.rule_id: r for r in AMLRule.objects.filter(rule_id__in=[e["rule_id"] for e in CATALOGUE])}
     for entry in CATALOGUE:
         rule_id, fields = entry["rule_id"], {k: v for k, v in entry.items() if k != "rule_id"}
@@ -41,6 +44,14 @@ def rule_catalogue_load(*, actor: Actor = None, reset: bool = False) -> dict[str
                 continue
             rule_update(rule=rule, actor=actor, changes=fields, action="aml_rule.reset")
             counts["reset"] += 1
+        elif rule.actions == previous_actions(rule.severity) and rule.actions != fields["actions"]:
+            upgrade = {"actions": fields["actions"]}
+            if needs_approval(rule, upgrade):
+                rule_propose(rule=rule, actor=actor, changes=upgrade, reason="The catalogue's hold/block actions")
+                counts["proposed"] += 1
+                continue
+            rule_update(rule=rule, actor=actor, changes=upgrade, action="aml_rule.catalogue_upgrade")
+            counts["upgraded"] += 1
         else:
             counts["unchanged"] += 1
     return counts

@@ -19,6 +19,7 @@ class Command(BaseCommand):
     def handle(self, *args, reset=False, **options):
         counts = rule_catalogue_load(reset=reset)
         self.stdout.write(
-            f"AML rules: {counts['created']} created, {counts['reset']} restored, {counts['unchanged']} unchanged"
+            f"AML rules: {counts['created']} created, {counts['reset']} restored, "
+            f"{counts['upgraded']} given the catalogue's hold/block actions, {counts['unchanged']} unchanged"
             + (f", {counts['proposed']} proposed for approval (four eyes)" if counts["proposed"] else "")
         )

@@ -53,3 +53,8 @@ class Command(BaseCommand):
             f"AML scan {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC: {result.rules} rules, "
             f"{result.hits} hits, {result.alerts_created} new alerts, {result.errors} failed rules"
         )
+        from compliance.aml.services.held import held_escalate
+
+        escalated = held_escalate()
+        if escalated:
+            self.stdout.write(f"{escalated} alert(s) escalated: their held transaction waits too long")

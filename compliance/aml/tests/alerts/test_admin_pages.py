@@ -175,3 +175,25 @@ def test_admin_refuses_a_non_boolean_create_alert_action(db, rule):
     )
     assert r.status_code == 200 and "createAlert must be true or false" in r.content.decode()
     assert AMLRule.objects.get(pk=rule.pk).version == 3
+
+
+def test_an_mlro_makes_a_rule_hold_or_block_in_the_admin(db, rule):
+    client, _ = _login(StaffRole.MLRO)
+    form = {
+        "name": "x",
+        "description": "",
+        "category": "",
+        "severity": "HIGH",
+        "priority": 5,
+        "is_active": "on",
+        "param_thresholdAmount": "5",
+        "reason": "Large single payments wait for review",
+    }
+    r = client.post(f"/admin/compliance/amlrule/{rule.pk}/change/", {**form, "actions": '{"block": "yes"}'})
+    assert r.status_code == 200 and "block must be true or false" in r.content.decode()
+    assert AMLRule.objects.get(pk=rule.pk).hit_action == "ALERT"
+    r = client.post(f"/admin/compliance/amlrule/{rule.pk}/change/", {**form, "actions": '{"hold": true}'})
+    assert r.status_code == 302
+    assert AMLRule.objects.get(pk=rule.pk).hit_action == "HOLD"
+    listing = client.get("/admin/compliance/amlrule/").content.decode()
+    assert "Hold for review" in listing

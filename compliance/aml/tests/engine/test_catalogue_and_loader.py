@@ -48,7 +48,7 @@ def _load(*args):
 def test_loading_twice_changes_nothing(db):
     assert "43 created" in _load()
     stamps = dict(AMLRule.objects.values_list("rule_id", "updated_at"))
-    assert "0 created, 0 restored, 43 unchanged" in _load()
+    assert "0 created, 0 restored, 0 given the catalogue's hold/block actions, 43 unchanged" in _load()
     assert dict(AMLRule.objects.values_list("rule_id", "updated_at")) == stamps
     assert AMLRuleVersion.objects.count() == 43
 
@@ -87,3 +87,31 @@ def test_seed_demo_part_loads_the_catalogue_and_scans(db):
     seed(out)
     seed(out)
     assert AMLRule.objects.count() == 43 and "already there" in out.getvalue()
+
+
+def test_high_rules_hold_critical_rules_block_and_the_documented_exceptions_only_alert(db):
+    _load()
+    actions = {r.rule_id: (r.severity, r.hit_action) for r in AMLRule.objects.all()}
+    assert {rid for rid, (sev, act) in actions.items() if sev == "CRITICAL"} == {
+        rid for rid, (_sev, act) in actions.items() if act == "BLOCK"
+    }
+    high_alert_only = {rid for rid, (sev, act) in actions.items() if sev == "HIGH" and act == "ALERT"}
+    assert high_alert_only == {"AML-RPT-001", "AML-HRT-002"}
+    assert {act for rid, (sev, act) in actions.items() if sev == "HIGH" and rid not in high_alert_only} == {"HOLD"}
+    assert all(act == "ALERT" for sev, act in actions.values() if sev in ("MEDIUM", "LOW"))
+
+
+def test_the_loader_gives_unedited_rules_the_new_actions_and_keeps_an_officers_edit(db):
+    from compliance.aml.catalogue import previous_actions
+
+    _load()
+    for rule in AMLRule.objects.all():  # as loaded before rules could hold or block
+        AMLRule.objects.filter(pk=rule.pk).update(actions=previous_actions(rule.severity))
+    edited = AMLRule.objects.get(rule_id="AML-THR-002")
+    rule_update(rule=edited, actor=None, changes={"actions": {"createAlert": True, "hold": True}})
+    out = _load()
+    assert "12 given the catalogue's hold/block actions" in out
+    assert AMLRule.objects.get(rule_id="AML-THR-001").hit_action == "HOLD"
+    assert AMLRule.objects.get(rule_id="AML-THR-001").version == 2
+    assert AMLRule.objects.get(rule_id="AML-THR-002").hit_action == "HOLD"
+    assert "0 given" in _load()

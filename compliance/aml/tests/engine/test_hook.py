@@ -1,4 +1,4 @@
-"""Screening at record time: kyc.services.transaction_record runs the engine after commit."""
+"""Screening at record time: the ledger service asks the engine before the money moves; alerts follow the commit."""
 
 from decimal import Decimal
 from unittest import mock
@@ -31,7 +31,7 @@ def test_the_hook_sees_the_users_earlier_rows_for_window_rules(user, django_capt
 
 def test_an_engine_failure_never_loses_the_ledger_row(user, django_capture_on_commit_callbacks):
     make_rule("threshold", thresholdAmount=1)
-    with mock.patch("compliance.aml.engine.runner.scan", side_effect=RuntimeError("engine down")):
+    with mock.patch("compliance.aml.engine.runner.evaluate", side_effect=RuntimeError("engine down")):
         with django_capture_on_commit_callbacks(execute=True):
             tx = transaction_record(user=user, type="TOP_UP", amount=Decimal("50"))
     assert Transaction.objects.filter(pk=tx.pk).exists()

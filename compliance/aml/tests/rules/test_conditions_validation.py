@@ -103,3 +103,22 @@ def test_conditions_must_be_an_object(mlro):
     client, _ = mlro
     r = client.post(URL, rule_body(conditions=["threshold"]), format="json")
     assert r.status_code == 400 and "conditions" in r.json()["error"]["details"]
+
+
+@pytest.mark.parametrize("actions", [{"block": "true"}, {"hold": 1}, {"createAlert": None}])
+def test_decision_actions_must_be_booleans(staff_client, actions):
+    from backoffice.choices import StaffRole
+    from compliance.aml.tests.rules.conftest import rule_body
+
+    client, _ = staff_client(StaffRole.MLRO)
+    r = client.post("/api/v1/admin/aml/rules", rule_body(actions=actions), format="json")
+    assert r.status_code == 400 and "actions" in r.json()["error"]["details"]
+
+
+def test_a_rule_that_blocks_is_created_and_shown(staff_client):
+    from backoffice.choices import StaffRole
+    from compliance.aml.tests.rules.conftest import rule_body
+
+    client, _ = staff_client(StaffRole.MLRO)
+    r = client.post("/api/v1/admin/aml/rules", rule_body(actions={"createAlert": True, "block": True}), format="json")
+    assert r.status_code == 201 and r.json()["data"]["actions"] == {"createAlert": True, "block": True}

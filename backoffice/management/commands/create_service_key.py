@@ -1,0 +1,19 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from backoffice.errors import DomainError
+from backoffice.services.service_keys import service_key_create
+
+
+class Command(BaseCommand):
+    help = "Make a service key for a payment-platform service; the key is printed once, alone on the last line."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--name", required=True)
+
+    def handle(self, *args, **options):
+        try:
+            made = service_key_create(name=options["name"])
+        except DomainError as exc:
+            raise CommandError(exc.message) from None
+        self.stdout.write(f"Service key {made.service_key.name!r} created; it is shown once, keep it now:")
+        self.stdout.write(made.key)

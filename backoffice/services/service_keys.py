@@ -1,0 +1,124 @@
+"""Service keys of the payment platform: made (shown once), revoked, checked in constant time."""
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from backoffice.errors import Conflict, NotFound, ValidationFailed
+from backoffice.models import SERVICE_KEY_SCOPES, ServiceKey
+from backoffice.services.audit import audit_record
+
+KEY_PREFIX = "vk"
+# last_used_at is a hint for operators, not a log: one write per key per minute at most
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+@dataclass(frozen=True)
+class NewServiceKey:
+    """A key just made: ``key`` is the secret, shown once and never stored."""
+
+    service_key: ServiceKey
+    key: str
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def split_key(key: str) -> str | None:
+    """The prefix (row id) of a well-formed key ``vk_<prefix>_<secret>``, else None."""
+    parts = key.split("_", 2)  # the secret may hold "_" itself
+    if len(parts) != 3 or parts[0] != KEY_PREFIX or len(parts[1]) != 12 or not parts[2]:
+        return None
+    return parts[1]
+
+
+@transaction.atomic
+def service_key_create(*, name: str, actor=None, scopes: list[str] | None = None) -> NewServiceKey:
+    """Make a key for ``name`` (unique); the returned ``key`` is the only copy of the secret."""
+    name = (name or "").strip()
+    if not name or len(name) > 100:
+        raise ValidationFailed("Validation error", details={"name": ["A name of 1 to 100 characters is required."]})
+    scopes = list(SERVICE_KEY_SCOPES if scopes is None else scopes)
+    unknown = [s for s in scopes if s not in SERVICE_KEY_SCOPES]
+    if unknown or not scopes:
+        raise ValidationFailed("Validation error", details={"scopes": [f"Choose from {list(SERVICE_KEY_SCOPES)}."]})
+    if ServiceKey.objects.filter(name=name).exists():
+        raise Conflict("A service key with this name already exists")
+    prefix = secrets.token_hex(6)
+    key = f"{KEY_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+    row = ServiceKey.objects.create(
+        name=name, prefix=prefix, key_hash=key_hash(key), scopes=scopes, created_by=actor if actor else None
+    )
+    audit_record(
+        actor=actor,
+        action="service_key.create",
+        object_type="service_key",
+        object_id=row.pk,
+        changes={"name": name, "prefix": prefix, "scopes": scopes},
+    )
+    return NewServiceKey(service_key=row, key=key)
+
+
+@transaction.atomic
+def service_key_rotate(*, service_key: ServiceKey, actor=None) -> NewServiceKey:
+    """A new secret for a live key (same name and scopes); the old secret stops working at once."""
+    row = ServiceKey.objects.select_for_update().get(pk=service_key.pk)
+    if row.revoked_at is not None:
+        raise Conflict("This service key is revoked")
+    prefix = secrets.token_hex(6)
+    key = f"{KEY_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+    old_prefix = row.prefix
+    row.prefix, row.key_hash, row.last_used_at = prefix, key_hash(key), None
+    row.save(update_fields=["prefix", "key_hash", "last_used_at"])
+    audit_record(
+        actor=actor,
+        action="service_key.rotate",
+        object_type="service_key",
+        object_id=row.pk,
+        changes={"name": row.name, "prefix": {"from": old_prefix, "to": prefix}},
+    )
+    return NewServiceKey(service_key=row, key=key)
+
+
+@transaction.atomic
+def service_key_revoke(*, service_key: ServiceKey | None = None, name: str | None = None, actor=None) -> ServiceKey:
+    """End a key at once: every later request with it is 401. Revoking twice is 409."""
+    qs = ServiceKey.objects.select_for_update()
+    row = qs.filter(pk=service_key.pk).first() if service_key is not None else qs.filter(name=name).first()
+    if row is None:
+        raise NotFound("Service key not found")
+    if row.revoked_at is not None:
+        raise Conflict("This service key is already revoked")
+    row.revoked_at = timezone.now()
+    row.save(update_fields=["revoked_at"])
+    audit_record(
+        actor=actor,
+        action="service_key.revoke",
+        object_type="service_key",
+        object_id=row.pk,
+        changes={"name": row.name, "prefix": row.prefix},
+    )
+    return row
+
+
+def service_key_check(key: str) -> ServiceKey | None:
+    """The live key row for ``key``, or None (unknown, malformed, revoked). Constant-time on the hash."""
+    prefix = split_key(key or "")
+    if prefix is None:
+        return None
+    row = ServiceKey.objects.filter(prefix=prefix).first()
+    # compare even when no row matched, so timing does not tell a known prefix from an unknown one
+    expected = row.key_hash if row is not None else "0" * 64
+    if not hmac.compare_digest(expected.encode(), key_hash(key).encode()) or row is None or row.is_revoked:
+        return None
+    now = timezone.now()
+    if row.last_used_at is None or now - row.last_used_at >= LAST_USED_RESOLUTION:
+        ServiceKey.objects.filter(pk=row.pk).update(last_used_at=now)
+        row.last_used_at = now
+    return row

@@ -1,0 +1,354 @@
+"""Benchmark: decisions before the money moves (the payment platform's intake), on the AML bench ledger.
+
+    .venv/bin/python bench/aml_decisions.py [--transactions 1000000] [--decisions 400] [--reuse] [--no-http]
+
+Uses the database of ``bench/aml_engine.py`` (``bench_aml``, or ``BENCH_AML_DB``; built when missing or of
+another size), with the 43 catalogue rules active, wallets funded so debits are decided, not refused. Each
+decision is a real intake call (``kyc.services.ledger.transaction_intake``: lock, screen, record, commit)
+shaped like a random ledger row of a random (heavy-tailed) customer and dated inside the ledger, so the
+rules' windows are full. Alerts go to the background worker, as in production. It measures, in one run:
+
+* the service, 1 caller and 8 concurrent callers: latency p50/p95/p99, decisions per second;
+* screening off (the same calls with screening paused): the latency screening adds;
+* the record-time path before decisions existed (all 43 rules scoped to one row, no prefilter), on the
+  same rows, as the baseline;
+* through HTTP (gunicorn, ``POST /api/v1/admin/aml/transactions`` with a service key), 1 and 8 callers;
+* the batch scan over the whole ledger, transactions per second.
+
+It ends with one line for comparing runs:
+``decisions p95_ms=<service, 1 caller> per_s=<service, 8 callers> batch_tx_per_s=<n>``.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import aml_engine  # noqa: E402  (the ledger loader and database of the engine benchmark)
+
+HTTP_PORT = int(os.environ.get("BENCH_HTTP_PORT", "8791"))
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def summary(latencies_ms: list[float], seconds: float) -> dict:
+    return {
+        "p50": pct(latencies_ms, 50),
+        "p95": pct(latencies_ms, 95),
+        "p99": pct(latencies_ms, 99),
+        "per_s": len(latencies_ms) / seconds if seconds else 0.0,
+        "n": len(latencies_ms),
+    }
+
+
+def templates(n: int, seed: int = 11) -> list[dict]:
+    """Random completed ledger rows (heavy users come up as often as they transact), as intake bodies."""
+    from django.db import connection
+
+    from kyc.models import Transaction
+
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT user_id, type, amount, channel, counterparty_user_id, counterparty_vendor_id, region, created_at "
+            f"FROM {Transaction._meta.db_table} TABLESAMPLE SYSTEM (5) REPEATABLE (%s) "
+            "WHERE status = 'COMPLETED' AND type <> 'ADMIN_CREDIT' LIMIT %s",
+            [seed, n * 4],
+        )
+        rows = cur.fetchall()
+    rng = random.Random(seed)
+    rng.shuffle(rows)
+    return [
+        {
+            "user_id": r[0],
+            "type": r[1],
+            "amount": Decimal(r[2]),
+            "channel": r[3],
+            "counterparty_user_id": r[4],
+            "counterparty_vendor_id": r[5],
+            "region": r[6],
+            "occurred_at": r[7] + aml_engine.dt.timedelta(seconds=rng.randint(1, 600)),
+        }
+        for r in rows[:n]
+    ]
+
+
+def run_service(bodies: list[dict], callers: int, *, paused: bool = False) -> dict:
+    from django.db import connections
+
+    from compliance.aml.engine.hooks import screening_paused
+    from kyc.services.ledger import transaction_intake
+
+    latencies: list[float] = []
+    lock = threading.Lock()
+    chunks = [bodies[i::callers] for i in range(callers)]
+
+    def work(chunk):
+        mine = []
+        try:
+            for body in chunk:
+                started = time.perf_counter()
+                if paused:
+                    with screening_paused():
+                        transaction_intake(external_id=f"bench-{uuid.uuid4().hex}", **body)
+                else:
+                    transaction_intake(external_id=f"bench-{uuid.uuid4().hex}", **body)
+                mine.append((time.perf_counter() - started) * 1000)
+        finally:
+            connections.close_all()
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=work, args=(c,)) for c in chunks]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return summary(latencies, time.perf_counter() - started)
+
+
+def run_old_path(bodies: list[dict]) -> dict:
+    """The record-time screening before decisions: every rule scoped to the row, after the row is written."""
+    from django.db import transaction
+
+    from compliance.aml.engine.runner import scan
+    from kyc.models import PlatformUser
+    from kyc.services.ledger import record_on_locked
+
+    latencies = []
+    started_all = time.perf_counter()
+    with transaction.atomic():
+        from compliance.aml.engine.hooks import screening_paused
+
+        for body in bodies:
+            fields = dict(body)
+            user = PlatformUser.objects.get(pk=fields.pop("user_id"))
+            started = time.perf_counter()
+            with screening_paused():
+                tx = record_on_locked(
+                    user,
+                    type=fields["type"],
+                    amount=fields["amount"],
+                    channel=fields["channel"],
+                    counterparty_user_id=fields["counterparty_user_id"],
+                    counterparty_vendor_id=fields["counterparty_vendor_id"],
+                    region=fields["region"] or "",
+                    created_at=fields["occurred_at"],
+                )
+            scan(since=tx.created_at, until=tx.created_at, user_id=tx.user_id)
+            latencies.append((time.perf_counter() - started) * 1000)
+        transaction.set_rollback(True)
+    return summary(latencies, time.perf_counter() - started_all)
+
+
+def _wait_for_port(port: int, seconds: float = 60) -> None:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.3)
+    raise RuntimeError(f"server on {port} did not start")
+
+
+def run_http(bodies: list[dict], callers: int, key: str) -> dict:
+    latencies: list[float] = []
+    errors: list[int] = []
+    lock = threading.Lock()
+    chunks = [bodies[i::callers] for i in range(callers)]
+
+    def work(chunk):
+        conn = http.client.HTTPConnection("127.0.0.1", HTTP_PORT, timeout=60)
+        mine, bad = [], []
+        for body in chunk:
+            payload = json.dumps(
+                {
+                    "externalId": f"bench-{uuid.uuid4().hex}",
+                    "userId": str(body["user_id"]),
+                    "type": body["type"],
+                    "amount": float(body["amount"]),
+                    "channel": body["channel"],
+                    **(
+                        {"counterpartyUserId": str(body["counterparty_user_id"])}
+                        if body["counterparty_user_id"]
+                        else {}
+                    ),
+                    **(
+                        {"counterpartyVendorId": str(body["counterparty_vendor_id"])}
+                        if body["counterparty_vendor_id"]
+                        else {}
+                    ),
+                    "region": body["region"] or "",
+                    "occurredAt": body["occurred_at"].isoformat(),
+                }
+            )
+            started = time.perf_counter()
+            conn.request(
+                "POST",
+                "/api/v1/admin/aml/transactions",
+                body=payload,
+                headers={"Content-Type": "application/json", "X-API-Key": key},
+            )
+            response = conn.getresponse()
+            response.read()
+            mine.append((time.perf_counter() - started) * 1000)
+            if response.status not in (200, 201):
+                bad.append(response.status)
+        conn.close()
+        with lock:
+            latencies.extend(mine)
+            errors.extend(bad)
+
+    threads = [threading.Thread(target=work, args=(c,)) for c in chunks]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    result = summary(latencies, time.perf_counter() - started)
+    result["errors"] = len(errors)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--transactions", type=int, default=1_000_000)
+    parser.add_argument("--decisions", type=int, default=400, help="intake calls per measurement")
+    parser.add_argument("--reuse", action="store_true", help="keep an already loaded bench database")
+    parser.add_argument("--no-http", action="store_true", help="skip the HTTP measurements")
+    parser.add_argument("--sample", type=int, default=300, help="ignored (aml_engine's option)")
+    args = parser.parse_args()
+
+    os.environ.setdefault("AML_ALERTS_BACKGROUND", "true")
+    os.environ.setdefault("RATELIMIT_ENABLE", "false")
+    os.environ.setdefault("AML_RULES_REFRESH_SECONDS", "2")
+    db_url = aml_engine._create_database(drop=not args.reuse)
+    aml_engine._setup_django(db_url)
+    from django.core.management import call_command
+    from django.db import connection
+    from django.db.models import Max, Min
+
+    from backoffice.services.service_keys import service_key_create
+    from compliance.aml.engine.hooks import wait_for_background_alerts
+    from compliance.aml.engine.runner import scan
+    from compliance.aml.models.rules import AMLRule
+    from compliance.aml.services.rules import rule_catalogue_load
+    from kyc.models import PlatformUser, Transaction
+
+    call_command("migrate", verbosity=0)
+    existing = Transaction.objects.exclude(external_id__startswith="bench-").count()
+    if existing != args.transactions:
+        if existing:
+            sys.exit(f"{aml_engine.BENCH_DB} holds {existing} transactions; run without --reuse to rebuild it")
+        print(f"Loading {args.transactions:,} transactions ...", flush=True)
+        aml_engine._load(args.transactions)
+    rule_catalogue_load()
+    AMLRule.objects.update(is_active=True)
+    # earlier runs' intake rows would make the ledger grow run after run
+    Transaction.objects.filter(external_id__startswith="bench-").delete()
+    # the ledger was loaded with COPY (and earlier runs' rows deleted): its hourly activity from scratch
+    from kyc.services.activity import activity_rebuild
+
+    started = time.perf_counter()
+    activity_rebuild()
+    print(f"hourly activity rebuilt in {time.perf_counter() - started:.1f} s", flush=True)
+    PlatformUser.objects.update(balance=Decimal("5000000.00"))
+    with connection.cursor() as cur:
+        cur.execute(f"ANALYZE {Transaction._meta.db_table}")
+    bounds = Transaction.objects.aggregate(first=Min("created_at"), last=Max("created_at"))
+    n_tx = Transaction.objects.count()
+    rules = AMLRule.objects.filter(is_active=True).count()
+    n = args.decisions
+    bodies = templates(n * 6)
+    print(f"{n_tx:,} transactions, {rules} active rules, {n} decisions per measurement", flush=True)
+
+    results = {}
+    print("service, 1 caller, screening on ...", flush=True)
+    run_service(bodies[:20], 1)  # warm up connections and caches
+    results["service 1 caller"] = run_service(bodies[0:n], 1)
+    print("service, 1 caller, screening off ...", flush=True)
+    results["service 1 caller, screening off"] = run_service(bodies[0:n], 1, paused=True)
+    print("service, 8 callers ...", flush=True)
+    results["service 8 callers"] = run_service(bodies[n : 2 * n], 8)
+    print("before decisions: every rule on the row ...", flush=True)
+    results["old record-time path, 1 caller"] = run_old_path(bodies[2 * n : 2 * n + min(n, 150)])
+    wait_for_background_alerts()
+
+    server = None
+    if not args.no_http:
+        key = service_key_create(name=f"bench-{uuid.uuid4().hex[:8]}").key
+        env = {
+            **os.environ,
+            "DATABASE_URL": db_url,
+            "ENVIRONMENT": "test",
+            "GUNICORN_THREADS": "8",
+            "AML_ALERTS_BACKGROUND": "true",
+            "RATELIMIT_ENABLE": "false",
+            "AML_RULES_REFRESH_SECONDS": "2",
+            "DB_CONN_MAX_AGE": "60",
+        }
+        env.pop("REDIS_URL", None)
+        server = subprocess.Popen(
+            ["scripts/serve", "127.0.0.1", str(HTTP_PORT)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            _wait_for_port(HTTP_PORT)
+            print("HTTP, 1 caller ...", flush=True)
+            run_http(bodies[3 * n : 3 * n + 20], 1, key)
+            results["HTTP 1 caller"] = run_http(bodies[3 * n : 4 * n], 1, key)
+            print("HTTP, 8 callers ...", flush=True)
+            results["HTTP 8 callers"] = run_http(bodies[4 * n : 5 * n], 8, key)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+    print("batch scan over the whole ledger ...", flush=True)
+    started = time.perf_counter()
+    scan(since=bounds["first"], until=bounds["last"])
+    batch_seconds = time.perf_counter() - started
+    batch_rate = n_tx / batch_seconds
+
+    width = max(len(k) for k in results)
+    print()
+    print(f"{'Decisions':<{width}} |   p50 ms |   p95 ms |   p99 ms |  per s")
+    print(f"{'-' * width}-+----------+----------+----------+-------")
+    for name, r in results.items():
+        extra = f"  ({r['errors']} errors)" if r.get("errors") else ""
+        print(f"{name:<{width}} | {r['p50']:8.1f} | {r['p95']:8.1f} | {r['p99']:8.1f} | {r['per_s']:6.1f}{extra}")
+    on, off = results["service 1 caller"], results["service 1 caller, screening off"]
+    old = results["old record-time path, 1 caller"]
+    print()
+    print(f"Screening adds (p50 / p95):          {on['p50'] - off['p50']:.1f} / {on['p95'] - off['p95']:.1f} ms")
+    print(f"Old path / decisions (p50):          {old['p50'] / on['p50']:.1f}x")
+    print(f"Batch scan:                          {n_tx:,} tx in {batch_seconds:.1f} s = {batch_rate:,.0f} tx/s")
+    per_s = results["service 8 callers"]["per_s"]
+    print(
+        f"Targets: p95 < 20 ms {'met' if on['p95'] < 20 else 'NOT met'}; "
+        f">= 200/s {'met' if per_s >= 200 else 'NOT met'}; "
+        f"batch >= 20,000 tx/s {'met' if batch_rate >= 20000 else 'NOT met'}"
+    )
+    print(f"decisions p95_ms={on['p95']:.1f} per_s={per_s:.0f} batch_tx_per_s={batch_rate:.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""The held-transaction queue: oldest first, the hits that held each one, the customer's context, and one
+release or reject with a note (through kyc's ledger service, like the API)."""
+
+from django.contrib import admin, messages
+from django.db.models import Count, Q
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from unfold.admin import ModelAdmin
+from unfold.decorators import display
+
+from backoffice.admin_base import EstimatedCountPaginator
+from backoffice.dashboard import register_card
+from backoffice.errors import DomainError
+from compliance.aml.admin.alerts import ageing
+from compliance.aml.models.alerts import OPEN_STATES, Alert
+from compliance.aml.models.held import HeldTransaction
+from compliance.aml.services.held import held_alerts, held_overdue_since
+from kyc.choices import TransactionStatus
+from kyc.models import Transaction
+from kyc.services.ledger import held_transaction_reject, held_transaction_release
+
+ACTION_COLOURS = {"BLOCK": "danger", "HOLD": "warning", "ALERT": "info"}
+RECENT = 8
+
+
+class EscalatedFilter(admin.SimpleListFilter):
+    title = "waiting"
+    parameter_name = "waiting"
+
+    def lookups(self, request, model_admin):
+        return [("overdue", "Past the escalation time")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "overdue":
+            return queryset.filter(created_at__lt=held_overdue_since())
+        return queryset
+
+
+@admin.register(HeldTransaction)
+class HeldTransactionAdmin(ModelAdmin):
+    """Compliance officers, MLROs and admins decide held transactions here; nobody edits a ledger row."""
+
+    list_display = ("held_since", "age", "customer", "type", "amount_display", "rules", "external_id", "decide")
+    list_display_links = None
+    list_filter = (EscalatedFilter, "type", "channel")
+    search_fields = ("reference", "external_id", "user__first_name", "user__last_name")
+    list_select_related = ("user",)
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    list_per_page = 50
+    ordering = ("created_at", "id")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(status=TransactionStatus.HELD)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_decide_permission(self, request) -> bool:
+        return request.user.has_perm("compliance.change_heldtransaction")
+
+    # ------------------------------------------------------------ columns
+
+    @display(description="Held since", ordering="created_at")
+    def held_since(self, obj):
+        return f"{obj.created_at:%Y-%m-%d %H:%M}"
+
+    @display(description="Waiting")
+    def age(self, obj):
+        waited = ageing(timezone.now() - obj.created_at)
+        if obj.created_at < held_overdue_since():
+            return format_html('<strong class="vk-out" data-testid="overdue">{} (escalated)</strong>', waited)
+        return waited
+
+    @display(description="Customer", ordering="user__last_name")
+    def customer(self, obj):
+        url = reverse("admin:kyc_platformuser_change", args=[obj.user_id])
+        return format_html('<a href="{}">{}</a>', url, obj.user.full_name)
+
+    @display(description="Amount", ordering="amount")
+    def amount_display(self, obj):
+        return f"SZL {obj.amount:,.2f}"
+
+    @display(description="Held by")
+    def rules(self, obj):
+        return format_html_join(
+            " ",
+            '<span class="vk-badge" title="{}">{} v{} {}</span>',
+            ((h["severity"], h["rule_id"], h["rule_version"], h["action"].lower()) for h in obj.hits),
+        )
+
+    @display(description="")
+    def decide(self, obj):
+        url = reverse("admin:compliance_heldtransaction_change", args=[obj.pk])
+        return format_html('<a class="vk-button" href="{}">Review</a>', url)
+
+    # ------------------------------------------------------------ the decision page
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/decide/",
+                self.admin_site.admin_view(self.decide_view),
+                name="compliance_heldtransaction_decide",
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if not self.has_view_or_change_permission(request):
+            return self.admin_site.login(request) if not request.user.is_active else self._forbidden()
+        tx = get_object_or_404(
+            Transaction.objects.select_related("user", "reviewed_by", "counterparty_user", "counterparty_vendor"),
+            pk=object_id,
+        )
+        user = tx.user
+        recent = list(Transaction.objects.filter(user=user).exclude(pk=tx.pk).order_by("-created_at", "-id")[:RECENT])
+        alert_counts = Alert.objects.filter(user=user).aggregate(
+            open=Count("id", filter=Q(status__in=OPEN_STATES)), total=Count("id")
+        )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Held transaction {tx.reference}",
+            "tx": tx,
+            "customer": user,
+            "hits": tx.hits,
+            "alerts": held_alerts([tx.pk]),
+            "alert_counts": alert_counts,
+            "other_held": Transaction.objects.filter(user=user, status=TransactionStatus.HELD)
+            .exclude(pk=tx.pk)
+            .count(),
+            "recent": recent,
+            "waited": ageing(timezone.now() - tx.created_at),
+            "overdue": tx.status == TransactionStatus.HELD and tx.created_at < held_overdue_since(),
+            "may_decide": tx.status == TransactionStatus.HELD and self.has_decide_permission(request),
+            "decide_url": reverse("admin:compliance_heldtransaction_decide", args=[tx.pk]),
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "compliance/held_transaction.html", context)
+
+    def _forbidden(self):
+        from django.core.exceptions import PermissionDenied
+
+        raise PermissionDenied
+
+    def decide_view(self, request, object_id):
+        """Release or reject from the page (POST only), with the note the API also requires."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        back = HttpResponseRedirect(reverse("admin:compliance_heldtransaction_change", args=[object_id]))
+        if not self.has_decide_permission(request):
+            self.message_user(request, "Your role may not decide held transactions.", messages.ERROR)
+            return back
+        op = request.POST.get("op", "")
+        service = {"release": held_transaction_release, "reject": held_transaction_reject}.get(op)
+        if service is None:
+            self.message_user(request, "Choose release or reject.", messages.ERROR)
+            return back
+        try:
+            tx = service(transaction_id=object_id, actor=request.user, note=request.POST.get("note", ""))
+        except DomainError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return back
+        verb = "released: the money moved" if op == "release" else "rejected: no money moved"
+        self.message_user(request, f"Transaction {tx.reference} {verb}.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:compliance_heldtransaction_changelist"))
+
+
+@register_card
+def _held_cards(request):
+    if not request.user.has_perm("compliance.view_heldtransaction"):
+        return []
+    counts = Transaction.objects.filter(status=TransactionStatus.HELD).aggregate(
+        held=Count("id"), overdue=Count("id", filter=Q(created_at__lt=held_overdue_since()))
+    )
+    link = reverse("admin:compliance_heldtransaction_changelist")
+    return [
+        {
+            "title": "Held transactions",
+            "value": counts["held"],
+            "hint": "Money stopped until someone decides",
+            "link": link,
+            "group": "my work",
+            "tone": "warning" if counts["held"] else "",
+        },
+        {
+            "title": "Held too long",
+            "value": counts["overdue"],
+            "hint": "Waiting past the escalation time; their alerts are escalated",
+            "link": f"{link}?waiting=overdue",
+            "group": "my work",
+            "tone": "danger" if counts["overdue"] else "",
+        },
+    ]

@@ -1,0 +1,107 @@
+"""The record-time prefilters never skip a rule that would hit: on a random ledger, every hit the evaluator
+finds for a new row is on a rule both the row filter and the wallet's hourly activity let run (and they do
+skip most rules). The wallet's activity is kept equal to the ledger through holds, releases and rejections."""
+
+import datetime as dt
+import random
+from decimal import Decimal
+from unittest import mock
+
+import pytest
+
+from compliance.aml.engine.base import Scope
+from compliance.aml.engine.hooks import screening_paused
+from compliance.aml.engine.prefilter import activity_skips, could_hit
+from compliance.aml.engine.runner import evaluate
+from compliance.aml.tests.transactions.conftest import make_rule
+from compliance.aml.tests.transactions.test_decisions_per_rule_kind import NOON, SCENARIOS
+from kyc.models import UserActivityHour
+from kyc.services import transaction_record
+from kyc.services.activity import activity_add, activity_rebuild
+from kyc.tests.factories import PlatformUserFactory
+from vendors.tests.factories import VendorFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_no_hit_is_ever_skipped_on_a_random_ledger():
+    rng = random.Random(2026)
+    rules = [make_rule(rule_type, **params) for rule_type, (params, _p, _f) in SCENARIOS.items()]
+    rules.append(make_rule("regional_risk", regions=["Ṁbabane", "  lavumisa "], thresholdAmount=5))
+    users = [
+        PlatformUserFactory(balance=Decimal("1000000"), occupation=rng.choice(["Student", "Teacher", ""]))
+        for _ in range(4)
+    ]
+    users[0].is_potential_pep = True
+    users[0].save(update_fields=["is_potential_pep"])
+    vendors = [VendorFactory(business_sector=s) for s in ("Gambling", "Retail")]
+    types = ["TOP_UP", "TRANSFER_IN", "TRANSFER_OUT", "VENDOR_PAYMENT", "WITHDRAWAL", "CARD_PAYMENT"]
+    checked = skipped = skipped_by_activity = hits = 0
+    moment = NOON - dt.timedelta(days=3)
+    for _ in range(160):
+        moment += dt.timedelta(minutes=rng.randint(1, 50))
+        user = rng.choice(users)
+        kind = rng.choice(types)
+        fields = {
+            "type": kind,
+            "amount": Decimal(rng.choice([50, 400, 505, 950, 1000, 1500, 2500])),
+            "channel": rng.choice(["WALLET", "MOBILE_MONEY", "CARD"]),
+            "country": rng.choice(["SZ", "SZ", "KP", "ZA"]),
+            "region": rng.choice(["", "Lavumisa", "lavumisa ", "Manzini", "Ṁbabane"]),
+            "created_at": moment,
+        }
+        if kind == "TRANSFER_IN":
+            fields["counterparty_user"] = rng.choice([u for u in users if u != user])
+        if kind in ("VENDOR_PAYMENT", "CARD_PAYMENT"):
+            fields["counterparty_vendor"] = rng.choice(vendors + [None])
+        # as at record time: the row is written, the wallet's activity does not hold it yet
+        with screening_paused(), mock.patch("kyc.services.ledger.activity_add"):
+            tx = transaction_record(user=user, **fields)
+        scope = Scope(since=tx.created_at, until=tx.created_at, user_id=user.pk)
+        passed = [rule for rule in rules if could_hit(rule, tx)]
+        by_activity = activity_skips(passed, tx)
+        for rule in rules:
+            would = rule in passed and rule not in by_activity
+            found = any(tx.pk in h.transaction_ids for h in evaluate(rule, scope))
+            checked += 1
+            skipped += not would
+            skipped_by_activity += rule in by_activity
+            hits += found
+            assert would or not found, (rule.rule_type, fields, rule in by_activity)
+        activity_add(tx)
+    assert hits > 20 and skipped > checked / 3 and skipped_by_activity > 20, (hits, skipped, skipped_by_activity)
+
+
+def _activity():
+    return sorted(
+        UserActivityHour.objects.values_list("user_id", "hour", "type", "channel", "count", "total", "max_amount")
+    )
+
+
+def test_the_hourly_activity_always_equals_the_ledger(django_capture_on_commit_callbacks):
+    from backoffice.tests.factories import StaffFactory
+    from kyc.services.ledger import held_transaction_reject, held_transaction_release, transaction_intake
+
+    make_rule("threshold", action="hold", thresholdAmount=900)
+    make_rule("threshold", action="block", thresholdAmount=2000)
+    rng = random.Random(5)
+    users = [PlatformUserFactory(balance=Decimal("50000")) for _ in range(3)]
+    officer = StaffFactory(role="compliance_officer")
+    held = []
+    for i in range(60):
+        result = transaction_intake(
+            external_id=f"e-{i}",
+            user_id=rng.choice(users).pk,
+            type=rng.choice(["TOP_UP", "WITHDRAWAL", "CARD_PAYMENT"]),
+            amount=Decimal(rng.choice([10, 250, 950, 2500])),
+            channel=rng.choice(["WALLET", "MOBILE_MONEY"]),
+            occurred_at=NOON - dt.timedelta(minutes=rng.randint(0, 3000)),
+        )
+        if result.transaction.status == "HELD":
+            held.append(result.transaction)
+    for i, tx in enumerate(held):
+        decide = held_transaction_release if i % 2 else held_transaction_reject
+        decide(transaction_id=tx.pk, actor=officer, note="checked")
+    kept = _activity()
+    activity_rebuild()
+    assert kept == _activity() and len(kept) > 10

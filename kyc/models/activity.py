@@ -1,0 +1,30 @@
+from django.db import models
+
+from kyc.models.users import MONEY, PlatformUser
+
+
+class UserActivityHour(models.Model):
+    """A wallet's completed transactions per UTC hour, type and channel: how many, how much, the largest.
+
+    Kept incrementally by the ledger service in the same database transaction as the row that completes
+    (``kyc.services.activity.activity_add``), under the wallet's row lock, so it always equals the ledger.
+    Record-time screening reads a few of these rows to rule out window rules that cannot reach their
+    thresholds before it runs their queries (``compliance.aml.engine.prefilter``).
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    user = models.ForeignKey(PlatformUser, on_delete=models.CASCADE, related_name="+")
+    hour = models.DateTimeField()
+    type = models.CharField(max_length=16)
+    channel = models.CharField(max_length=16)
+    count = models.PositiveIntegerField()
+    total = models.DecimalField(**MONEY)
+    max_amount = models.DecimalField(**MONEY)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "hour", "type", "channel"], name="kyc_activity_hour_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} {self.hour:%Y-%m-%d %H}h {self.type}/{self.channel}: {self.count}"
