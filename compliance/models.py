@@ -6,7 +6,7 @@ Each sub-domain defines its own (``compliance/<domain>/models/``); nothing else 
 from compliance.aml.models import Alert, AlertEvent, AMLRule, AMLRuleVersion
 from compliance.casework.models import CaseAttachment, CaseComment
 from compliance.peps.models import PEP, PEPMatch, PEPMatchEvent, PEPNameKey, ScreeningRun, UserScreening
-from compliance.sars.models import SAR, SARNarrativeVersion, SARTransition
+from compliance.sars.models import SAR, SARDraftEdit, SARFiledExport, SARNarrativeVersion, SARTransition
 
 __all__ = [
     "PEP",
@@ -20,6 +20,8 @@ __all__ = [
     "PEPMatch",
     "PEPMatchEvent",
     "PEPNameKey",
+    "SARDraftEdit",
+    "SARFiledExport",
     "SARNarrativeVersion",
     "SARTransition",
     "ScreeningRun",
