@@ -63,19 +63,20 @@ def _move(vendor: Vendor, *, target: str, actor: Actor, note: str, check=None) -
     )
 
 
-def document_handler_ids(vendor: Vendor) -> set:
-    """Who uploaded the vendor's current documents, or approved them: not independent of the KYC decision."""
+def document_handler_ids(documents) -> set:
+    """Who uploaded a vendor's current ``documents``, or approved them: not independent of its KYC decision."""
     handlers = set()
-    for document in vendor.kyc_documents.all():
+    for document in documents:
         handlers.add(document.uploaded_by_id)
         if document.review_decision == ReviewDecision.APPROVED:
             handlers.add(document.reviewed_by_id)
     return handlers - {None}
 
 
-def four_eyes_breach(vendor: Vendor, actor) -> str | None:
-    """Why ``actor`` may not decide on ``vendor``'s KYC (four eyes), or None."""
-    if getattr(actor, "pk", None) in document_handler_ids(vendor):
+def four_eyes_breach(vendor: Vendor, actor, documents=None) -> str | None:
+    """Why ``actor`` may not decide on ``vendor``'s KYC (four eyes), or None (``documents``: its own, if loaded)."""
+    documents = vendor.kyc_documents.all() if documents is None else documents
+    if getattr(actor, "pk", None) in document_handler_ids(documents):
         return "The vendor's KYC decision needs someone who neither uploaded nor approved its documents (four eyes)"
     return None
 
