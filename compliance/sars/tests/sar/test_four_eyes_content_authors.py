@@ -105,3 +105,23 @@ def test_the_admin_offers_an_editor_no_review_button_and_refuses_the_post(client
     )
     assert "cannot be someone who edited the SAR" in answer.content.decode()
     assert SAR.objects.get(pk=sar.pk).status == SARStatus.PENDING_REVIEW
+
+
+def test_my_work_does_not_offer_an_editor_the_review_or_approval(subject, crew, editor):
+    from compliance.sars.admin.mywork import waiting_for
+
+    mlro = StaffFactory(role=StaffRole.MLRO)
+    edited = file_sar(subject, crew["filer"])
+    sar_update(sar=edited, actor=editor, amount_involved=Decimal("10.00"))
+    sar_update(sar=edited, actor=mlro, activity_description="Rewritten by the MLRO.")
+    move(edited, crew["filer"], SARStatus.PENDING_REVIEW)
+    untouched = file_sar(subject, crew["filer"])
+    move(untouched, crew["filer"], SARStatus.PENDING_REVIEW)
+
+    def mine(staff):
+        return set(SAR.objects.filter(waiting_for(staff)).values_list("pk", flat=True))
+
+    assert mine(editor) == {untouched.pk}
+    assert mine(crew["reviewer"]) == {edited.pk, untouched.pk}
+    move(edited, crew["reviewer"], SARStatus.PENDING_APPROVAL)
+    assert edited.pk not in mine(mlro) and edited.pk in mine(crew["approver"])
