@@ -16,7 +16,7 @@ from compliance.aml.models import (
 from compliance.casework.models import CaseAttachment, CaseComment
 from compliance.peps.models import PEP, PEPMatch, PEPMatchEvent, PEPNameKey, ScreeningRun, UserScreening
 from compliance.reporting.models import ThresholdReport, ThresholdReportBatch, ThresholdReportFiling
-from compliance.sars.models import SAR, SARNarrativeVersion, SARTransition
+from compliance.sars.models import SAR, SARDraftEdit, SARFiledExport, SARNarrativeVersion, SARTransition
 
 __all__ = [
     "PEP",
@@ -34,6 +34,8 @@ __all__ = [
     "RuleProposal",
     "RuleProposalEvent",
     "RuleSnooze",
+    "SARDraftEdit",
+    "SARFiledExport",
     "SARNarrativeVersion",
     "SARTransition",
     "ScreeningRun",

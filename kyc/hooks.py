@@ -30,6 +30,9 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
 ``identity_duplicate(user=..., other_user_id=..., kind=..., score=..., source=...)``
     An identity check found that the user's ID number, face or image may be another user's (``kind``:
     ID_NUMBER, FACE, IMAGE; ``score`` 0..100 or None; ``source``: the job and image it came from).
+``identity_duplicate_decided(user=..., other_user_ids=..., approved=..., note=..., actor=..., source=...)``
+    An identity check that found possible duplicates was decided by staff (``approved``: the identity stands,
+    the duplicates are explained; else rejected). Compliance decides the duplicate alerts of those pairs.
 ``purge_held(user=...) -> bool``
     Asked before a user is purged; any True refuses the purge with 409
     RETENTION_HOLD (compliance: the user is part of a SAR).
@@ -45,3 +48,4 @@ user_registered = Hook("user_registered")
 user_name_changed = Hook("user_name_changed")
 purge_held = Hook("purge_held")
 identity_duplicate = Hook("identity_duplicate")
+identity_duplicate_decided = Hook("identity_duplicate_decided")

@@ -16,6 +16,7 @@ class Action(StrEnum):
     PROCESS = "verification.process"
     DECIDE = "verification.decide"
     QUEUE = "verification.queue"
+    APPROVAL_PROPOSED = "verification.approval_proposed"
 
 
 VERIFICATION_JOB = "verification_job"
@@ -36,6 +37,17 @@ def job_queued(*, actor: Actor, job: VerificationJob) -> AuditLog:
     """A run was sent to the background (``?async=true``): a worker, or a thread of the server without a broker."""
     return audit_record(
         actor=actor, action=Action.QUEUE, object_type=VERIFICATION_JOB, object_id=job.pk, changes={"async": True}
+    )
+
+
+def job_approval_proposed(*, actor: Actor, job: VerificationJob, note: str) -> AuditLog:
+    """The first of two approvals of a job flagged with possible duplicates: the job still waits for a second person."""
+    return audit_record(
+        actor=actor,
+        action=Action.APPROVAL_PROPOSED,
+        object_type=VERIFICATION_JOB,
+        object_id=job.pk,
+        changes={"note": note},
     )
 
 

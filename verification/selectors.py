@@ -23,7 +23,9 @@ DURATION_CACHE_SECONDS = 60
 
 
 def jobs() -> QuerySet[VerificationJob]:
-    return VerificationJob.objects.select_related("user", "id_front", "id_back", "selfie", "decided_by")
+    return VerificationJob.objects.select_related(
+        "user", "id_front", "id_back", "selfie", "decided_by", "approval_proposed_by"
+    )
 
 
 def job_get(*, job_id, principal=None) -> VerificationJob:

@@ -12,7 +12,7 @@ class AmlConfig(AppConfig):
         from backoffice import roles
         from compliance.aml.engine.hooks import screen_transaction
         from compliance.aml.services.held import on_held_transaction_decided
-        from compliance.aml.services.identity import duplicate_identity_alert
+        from compliance.aml.services.identity import duplicate_identity_alert, identity_decision_decides_alerts
         from kyc import hooks as kyc_hooks
 
         kyc_hooks.transaction_screen.register(screen_transaction)
@@ -24,6 +24,7 @@ class AmlConfig(AppConfig):
         post_save.connect(_rule_cache.invalidate, sender=AMLRule, dispatch_uid="aml_rule_cache_save")
         post_delete.connect(_rule_cache.invalidate, sender=AMLRule, dispatch_uid="aml_rule_cache_delete")
         kyc_hooks.identity_duplicate.register(duplicate_identity_alert)
+        kyc_hooks.identity_duplicate_decided.register(identity_decision_decides_alerts)
         kyc_hooks.held_transaction_decided.register(on_held_transaction_decided)
         roles.grant_admin_permissions(
             "transactions.review", {"compliance.view_heldtransaction", "compliance.change_heldtransaction"}

@@ -15,3 +15,11 @@ class GoamlInvalid(DomainError):
     status = 409
     code = "GOAML_INVALID"
     default_message = "The goAML report does not validate against the FIU's schema"
+
+
+class SARIncomplete(DomainError):
+    """The narrative still holds template prompts (``[...]``): it cannot leave DRAFT, nor be reviewed or filed."""
+
+    status = 409
+    code = "SAR_INCOMPLETE"
+    default_message = "The SAR's narrative still has unanswered template prompts"

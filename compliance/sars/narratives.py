@@ -84,3 +84,8 @@ def templates() -> dict[str, str]:
 def open_prompts(text: str) -> int:
     """How many ``[...]`` prompts of a template are still in ``text``."""
     return len(PROMPT.findall(text or ""))
+
+
+def open_prompt_texts(text: str) -> list[str]:
+    """The ``[...]`` prompts still in ``text``, in order, as written (brackets included)."""
+    return PROMPT.findall(text or "")

@@ -17,6 +17,7 @@ from kyc.services.users import user_archive, user_purge, user_unarchive, user_up
 from kyc.services.verification import (
     IdentityFacts,
     user_identity_duplicate,
+    user_identity_duplicate_decided,
     user_verification_close,
     user_verification_open,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "user_unarchive",
     "user_update",
     "user_identity_duplicate",
+    "user_identity_duplicate_decided",
     "user_verification_close",
     "user_verification_open",
 ]

@@ -82,3 +82,16 @@ def user_identity_duplicate(*, user: PlatformUser, other_user_id, kind: str, sco
     (compliance raises one DUPLICATE_IDENTITY alert per pair of users).
     """
     hooks.identity_duplicate(user=user, other_user_id=other_user_id, kind=kind, score=score, source=source)
+
+
+def user_identity_duplicate_decided(
+    *, user: PlatformUser, other_user_ids: list, approved: bool, note: str, actor: Actor, source: dict
+) -> None:
+    """Report that staff decided an identity check that had possible duplicates (``other_user_ids``).
+
+    The ``identity_duplicate_decided`` hooks act on it: compliance decides the pairs' DUPLICATE_IDENTITY alerts,
+    which stay open until then.
+    """
+    hooks.identity_duplicate_decided(
+        user=user, other_user_ids=other_user_ids, approved=approved, note=note, actor=actor, source=source
+    )

@@ -21,6 +21,7 @@ from vendors.admin import kyc_views
 from vendors.choices import DocumentKey, ReviewReason, VendorKycStatus
 from vendors.models import Vendor, VendorKycChange, today
 from vendors.services import kyc_status_expire
+from vendors.services.kyc_status import four_eyes_breach
 
 STATUS_LABELS = {
     VendorKycStatus.PENDING: "info",
@@ -198,6 +199,10 @@ class VendorAdmin(ModelAdmin):
             for slot in progress.slots
         ]
         approved = sum(1 for slot in progress.slots if slot.required and slot.state == "APPROVED")
+        may_decide = user.has_capability("vendors.kyc.decide") and vendor.kyc_status == VendorKycStatus.UNDER_REVIEW
+        not_independent = may_decide and four_eyes_breach(
+            vendor, user, [slot.document for slot in progress.slots if slot.document]
+        )
         return {
             "vendor": vendor,
             "progress": progress,
@@ -206,8 +211,8 @@ class VendorAdmin(ModelAdmin):
             "missing_labels": [DocumentKey(key).label for key in progress.missing],
             "urls": urls,
             "can_write": user.has_capability("vendors.kyc.write"),
-            "can_decide": user.has_capability("vendors.kyc.decide")
-            and vendor.kyc_status == VendorKycStatus.UNDER_REVIEW,
+            "can_decide": may_decide and not not_independent,
+            "not_independent": not_independent or "",
             "reasons": ReviewReason.choices,
             "document_keys": DocumentKey.choices,
             "accept": ".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png",

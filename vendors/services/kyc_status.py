@@ -17,11 +17,11 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.errors import Forbidden, ValidationFailed
+from backoffice.errors import Forbidden, FourEyesRequired, ValidationFailed
 from backoffice.models import Staff
 from backoffice.services import Actor, fsm_move, lock_row
 from vendors import events
-from vendors.choices import REQUIRED_DOCUMENT_KEYS, KycDecision, VendorKycStatus
+from vendors.choices import REQUIRED_DOCUMENT_KEYS, KycDecision, ReviewDecision, VendorKycStatus
 from vendors.models import Completeness, Vendor, VendorDocument, VendorKycChange, completeness
 from vendors.models.documents import today
 from vendors.models.vendors import DECIDED_STATES
@@ -46,7 +46,7 @@ def lock_vendor(vendor: Vendor) -> Vendor:
     return lock_row(vendor)
 
 
-def _move(vendor: Vendor, *, target: str, actor: Actor, note: str) -> None:
+def _move(vendor: Vendor, *, target: str, actor: Actor, note: str, check=None) -> None:
     """Move a vendor the caller has locked; 409 "Cannot move vendor KYC from X to Y" outside the table."""
     vendor.kyc_status_changed_at = timezone.now()
     fsm_move(
@@ -59,7 +59,26 @@ def _move(vendor: Vendor, *, target: str, actor: Actor, note: str) -> None:
         lock=False,
         history=VendorKycChange,
         event=events.kyc_status_moved,
+        check=check,
     )
+
+
+def document_handler_ids(documents) -> set:
+    """Who uploaded a vendor's current ``documents``, or approved them: not independent of its KYC decision."""
+    handlers = set()
+    for document in documents:
+        handlers.add(document.uploaded_by_id)
+        if document.review_decision == ReviewDecision.APPROVED:
+            handlers.add(document.reviewed_by_id)
+    return handlers - {None}
+
+
+def four_eyes_breach(vendor: Vendor, actor, documents=None) -> str | None:
+    """Why ``actor`` may not decide on ``vendor``'s KYC (four eyes), or None (``documents``: its own, if loaded)."""
+    documents = vendor.kyc_documents.all() if documents is None else documents
+    if getattr(actor, "pk", None) in document_handler_ids(documents):
+        return "The vendor's KYC decision needs someone who neither uploaded nor approved its documents (four eyes)"
+    return None
 
 
 def kyc_status_follow(*, vendor: Vendor, actor: Actor, note: str, reopen: bool, on: dt.date | None = None) -> bool:
@@ -120,7 +139,8 @@ def vendor_kyc_decide(*, vendor: Vendor, actor: Staff, status: str, reason: str 
 
     From UNDER_REVIEW only (409 ``INVALID_TRANSITION`` otherwise, whoever asks); a rejection needs a reason.
     An expired required document is taken into account first: it puts the vendor back to
-    DOCUMENTS_SUBMITTED, so nobody decides on an expired paper.
+    DOCUMENTS_SUBMITTED, so nobody decides on an expired paper. Four eyes: whoever uploaded or approved one of
+    the vendor's documents does not decide on it (403 FOUR_EYES_REQUIRED).
     """
     if status not in KycDecision.values:
         raise ValidationFailed(
@@ -138,5 +158,12 @@ def vendor_kyc_decide(*, vendor: Vendor, actor: Staff, status: str, reason: str 
     locked.kyc_decision_reason = reason
     locked.kyc_decided_at = timezone.now()
     locked.kyc_decided_by = actor
-    _move(locked, target=status, actor=actor, note=reason)
+
+    def independent(move) -> None:
+        # after the table's 409: a vendor that is not under review is refused for that reason, whoever asks
+        breach = four_eyes_breach(move.instance, actor)
+        if breach:
+            raise FourEyesRequired(breach)
+
+    _move(locked, target=status, actor=actor, note=reason, check=independent)
     return locked

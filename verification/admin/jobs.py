@@ -168,7 +168,7 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
         css = {"all": ("verification/admin.css",)}
 
     def get_queryset(self, request) -> QuerySet[VerificationJob]:
-        return super().get_queryset(request).select_related("user", "decided_by")
+        return super().get_queryset(request).select_related("user", "decided_by", "approval_proposed_by")
 
     # ------------------------------------------------------------ list
 
@@ -314,6 +314,14 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
             self.message_user(request, f"{exc.message}: {reasons}" if reasons else exc.message, messages.ERROR)
         else:
             who = job.user.full_name if job.user else "The user"
+            if job.awaits_review:
+                self.message_user(
+                    request,
+                    "Approval proposed. This identity may be another user's: a second person must approve it, "
+                    "with a reason.",
+                    messages.WARNING,
+                )
+                return self._back(object_id)
             verdict = "verified" if job.decision == Decision.APPROVED else "rejected"
             self.message_user(request, f"Decision recorded: {who} is {verdict}.", messages.SUCCESS)
         return self._back(object_id)

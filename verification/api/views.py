@@ -170,7 +170,10 @@ class VerificationViewSet(ApiViewSet):
         job = self._job()
         data = self.input(s.JobDecisionIn)
         job = services.job_decide(job=job, actor=request.user, **data)
-        return self.ok(s.ResultsOut(job, context={"request": request}).data, message="Decision recorded")
+        message = "Decision recorded"
+        if job.awaits_review:  # possible duplicates: this approval is the first of two
+            message = "Approval proposed: possible duplicates, so a second person must approve, with a reason"
+        return self.ok(s.ResultsOut(job, context={"request": request}).data, message=message)
 
     @extend_schema(
         tags=TAG,

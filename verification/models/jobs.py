@@ -73,6 +73,12 @@ class VerificationJob(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_note = models.TextField(blank=True, default="")
+    # approving against possible duplicates takes two people: the first approval is a proposal, with its reason
+    approval_proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    approval_proposed_at = models.DateTimeField(null=True, blank=True)
+    approval_proposal_note = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -12,6 +12,7 @@ the user is written by kyc's services, and possible duplicate identities go out 
 ``identity_duplicate`` hook (compliance raises the alerts).
 """
 
+import dataclasses
 import datetime as dt
 import functools
 import logging
@@ -22,7 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.errors import ValidationFailed
+from backoffice.errors import FourEyesRequired, ValidationFailed
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.services import Actor, Move, fsm_move, history_record
 from backoffice.tasks import dispatch
@@ -35,6 +36,7 @@ from kyc.services import (
     IdentityFacts,
     user_document_upload,
     user_identity_duplicate,
+    user_identity_duplicate_decided,
     user_verification_close,
     user_verification_open,
 )
@@ -495,6 +497,12 @@ def job_decide(*, job: VerificationJob, actor: Actor, decision: str, note: str =
 
     Rejecting needs a note (the reason the user will read). Approval sets the user VERIFIED and fills the
     profile's empty fields from the OCR; rejection sets REJECTED. Recorded in the audit log.
+
+    A job that found possible duplicates (the same ID number, face or image as another user) is approved by two
+    people, each with a written reason: the first approval is a proposal (the job keeps waiting), the second, by
+    someone else, decides (403 FOUR_EYES_REQUIRED for the proposer). Approved so, the card's ID number is not
+    copied onto the profile when another user holds it. The decision then decides the pairs' DUPLICATE_IDENTITY
+    alerts (kyc's ``identity_duplicate_decided`` hook), which stay open until it is made.
     """
     # of=self: the user and record are joined nullable (outer join), which PostgreSQL will not lock
     job = VerificationJob.objects.select_for_update(of=("self",)).select_related("user", "record").get(pk=job.pk)
@@ -513,8 +521,20 @@ def job_decide(*, job: VerificationJob, actor: Actor, decision: str, note: str =
         )
     if len(note) > NOTE_MAX_LENGTH:
         raise ValidationFailed("The note is too long", details={"note": [f"At most {NOTE_MAX_LENGTH} characters"]})
-    now = timezone.now()
     approved = decision == Decision.APPROVED
+    if approved and job.duplicates:
+        if not note:
+            raise ValidationFailed(
+                "A written reason is required to approve against possible duplicates",
+                details={"note": ["Say why this identity is not the other user's"]},
+            )
+        if job.approval_proposed_by_id is None:
+            return _propose_approval(job, actor=actor, note=note)
+        if job.approval_proposed_by_id == getattr(actor, "pk", None):
+            raise FourEyesRequired(
+                "Approving against possible duplicates needs a second person: you proposed this approval"
+            )
+    now = timezone.now()
     job.stage_progress = stages.mark(job.stage_progress, Stage.FINAL_REVIEW, StageStatus.DONE, now)
     job.current_stage = Stage.COMPLETED if approved else Stage.REJECTED
     job.progress, job.completed_at = 100, now
@@ -524,14 +544,27 @@ def job_decide(*, job: VerificationJob, actor: Actor, decision: str, note: str =
         job.rejection_code, job.rejection_reason = RejectionCode.OFFICER_DECISION, note
 
     def close_on_the_user(move: Move[VerificationJob]) -> None:
+        facts = facts_from_ocr(job.ocr_result) if approved else None
+        if facts is not None and any(d.get("type") == "ID_NUMBER" for d in job.duplicates):
+            # another user holds this ID number: approving the identity does not hand this user that number too
+            facts = dataclasses.replace(facts, id_number="")
         user_verification_close(
             user=job.user,
             record=job.record,
             status=VerificationStatus.VERIFIED if approved else VerificationStatus.REJECTED,
             notes=f"Job {job.pk}: {decision} by a compliance officer" + (f" - {note}" if note else ""),
-            facts=facts_from_ocr(job.ocr_result) if approved else None,
+            facts=facts,
             actor=actor,
         )
+        if job.duplicates:
+            user_identity_duplicate_decided(
+                user=job.user,
+                other_user_ids=sorted({d["user_id"] for d in job.duplicates}),
+                approved=approved,
+                note=_decision_summary(job, approved=approved, note=note),
+                actor=actor,
+                source={"jobId": str(job.pk)},
+            )
 
     return fsm_move(
         job,
@@ -543,3 +576,22 @@ def job_decide(*, job: VerificationJob, actor: Actor, decision: str, note: str =
         history=VerificationJobEvent,
         event=events.job_decided,
     ).instance
+
+
+def _propose_approval(job: VerificationJob, *, actor: Actor, note: str) -> VerificationJob:
+    """The first of the two approvals a job with possible duplicates needs: recorded, the job still waits."""
+    job.approval_proposed_by, job.approval_proposed_at, job.approval_proposal_note = actor, timezone.now(), note
+    job.save(update_fields=["approval_proposed_by", "approval_proposed_at", "approval_proposal_note", "updated_at"])
+    events.job_approval_proposed(actor=actor, job=job, note=note)
+    return job
+
+
+def _decision_summary(job: VerificationJob, *, approved: bool, note: str) -> str:
+    if not approved:
+        return f"Identity check {job.pk} rejected: {note}"
+    proposer = job.approval_proposed_by
+    who = (proposer.full_name or proposer.email) if proposer is not None else "a first officer"
+    return (
+        f"Identity check {job.pk} approved by two people. Proposed by {who}: {job.approval_proposal_note} "
+        f"Approved: {note}"
+    )

@@ -15,12 +15,13 @@ from enum import StrEnum
 
 from django.db import connection, transaction
 
-from backoffice.errors import DomainError, InvalidTransition, ValidationFailed
+from backoffice.errors import Conflict, DomainError, InvalidTransition, ValidationFailed
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.models import Staff
 from backoffice.services import audit_entry, audit_record, audit_record_many
 from compliance.aml.choices import AlertStatus, AlertType, CloseReason
 from compliance.aml.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES, Alert, AlertEvent
+from kyc.choices import VerificationStatus
 
 CHUNK = 500
 
@@ -165,6 +166,17 @@ def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "", rea
         raise ValidationFailed(
             "A reason code is required to close an alert as a false positive",
             details={"reason_code": ["Required when closing as a false positive."]},
+        )
+    if (
+        locked.alert_type == AlertType.DUPLICATE_IDENTITY
+        and to_status == AlertStatus.CLOSED_FALSE_POSITIVE
+        and locked.user is not None
+        and locked.user.verification_status == VerificationStatus.PENDING
+    ):
+        # the identity check waiting for review decides it (compliance.aml.services.identity); a SAR may still be filed
+        raise Conflict(
+            "This duplicate identity is decided by the user's identity check, which is waiting for review: "
+            "decide the check (approving against duplicates needs two people and a reason)"
         )
     reopening = locked.status in CLOSED_STATES
     if reopening and not note:

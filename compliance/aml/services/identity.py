@@ -3,10 +3,15 @@
 kyc's ``identity_duplicate`` hook calls ``duplicate_identity_alert`` (registered in ``ComplianceConfig.ready``):
 one DUPLICATE_IDENTITY alert per pair of users, whichever of the two was checked and however many times, with
 the finding and both user ids in ``details``. It is raised on the user whose check found it.
+
+The alert stays open until the identity check is decided; ``identity_decision_decides_alerts`` (kyc's
+``identity_duplicate_decided`` hook) then decides it: an approval (two people, each with a reason) closes it as a
+false positive with their reasons; a rejection escalates it, a duplicate identity being a matter for a SAR.
 """
 
-from compliance.aml.choices import AlertType
-from compliance.aml.services.alerts import NewAlert, alert_raise_many, dedup_key
+from compliance.aml.choices import AlertStatus, AlertType, CloseReason
+from compliance.aml.models.alerts import OPEN_STATES, Alert
+from compliance.aml.services.alerts import NewAlert, alert_raise_many, alert_transition, dedup_key
 from compliance.casework.choices import Severity
 from kyc.models import PlatformUser
 
@@ -38,3 +43,25 @@ def duplicate_identity_alert(*, user, other_user_id, kind: str, score: float | N
             )
         ]
     )
+
+
+def identity_decision_decides_alerts(
+    *, user, other_user_ids, approved: bool, note: str, actor, source: dict, **_
+) -> list[Alert]:
+    """Decide the open DUPLICATE_IDENTITY alerts of ``user``'s pairs with ``other_user_ids`` as the check was."""
+    keys = [dedup_key(AlertType.DUPLICATE_IDENTITY, *sorted([str(user.pk), str(other)])) for other in other_user_ids]
+    decided = []
+    for alert in Alert.objects.filter(dedup_key__in=keys, status__in=OPEN_STATES).order_by("created_at", "id"):
+        if approved:
+            decided.append(
+                alert_transition(
+                    alert=alert,
+                    actor=actor,
+                    to_status=AlertStatus.CLOSED_FALSE_POSITIVE,
+                    note=note,
+                    reason_code=CloseReason.OTHER,
+                )
+            )
+        elif alert.status != AlertStatus.ESCALATED:
+            decided.append(alert_transition(alert=alert, actor=actor, to_status=AlertStatus.ESCALATED, note=note))
+    return decided

@@ -45,12 +45,17 @@ class CaseWorkAdminMixin:
     def casework_context(self, request, obj) -> dict:
         """What the section shows: the thread, the files with short-lived links, the forms if the viewer may add."""
         case = {self.casework_kind: obj}
+        filed_at = self.casework_filed_at(obj)
         attachments = list(attachments_of(**case))
+        comments = list(comments_of(**case))
         for attachment in attachments:
             attachment.url = signed_file_url(attachment.storage_name)
+        for item in (*comments, *attachments):
+            item.after_filing = filed_at is not None and item.created_at > filed_at
         context = {
             "kind": self.casework_kind,
-            "comments": list(comments_of(**case)),
+            "filed_at": filed_at,
+            "comments": comments,
             "attachments": attachments,
             "can_add": request.user.has_capability(WRITE_CAPABILITY[self.casework_kind]),
             "comment_url": reverse(f"admin:{self._casework_name('comment')}", args=[obj.pk]),
@@ -59,6 +64,10 @@ class CaseWorkAdminMixin:
         }
         context.update(self.casework_extra_context(request, obj))
         return context
+
+    def casework_filed_at(self, obj):
+        """When the case's report was filed, if it was: what is added later is shown as added after filing."""
+        return None
 
     def casework_extra_context(self, request, obj) -> dict:
         """What the kind of case adds to the section (the alert page: the reports that cite it)."""

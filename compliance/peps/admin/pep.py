@@ -200,8 +200,8 @@ class PEPAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                 messages.INFO,
             )
 
-    def save_related(self, request, form, formsets, change):
-        pass  # matches are read-only here
+    # save_related stays Django's: the matches' formset is read-only, so saving it writes nothing, and the change
+    # message the admin then writes reads what each formset saved (a no-op here left it a 500 on every save)
 
     def delete_model(self, request, obj):
         services.pep_delete(pep=obj, actor=request.user)

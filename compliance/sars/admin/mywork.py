@@ -6,7 +6,7 @@ dashboard cards.
 """
 
 from django.contrib import admin
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -16,7 +16,7 @@ from backoffice.dashboard import register_card
 from compliance.casework import deadlines
 from compliance.casework.choices import Priority
 from compliance.sars.choices import SARStatus
-from compliance.sars.models.sar import SAR
+from compliance.sars.models.sar import SAR, SARDraftEdit, SARNarrativeVersion
 from compliance.sars.selectors.sar import first_alert_at
 
 # States in which the filing deadline still runs (the report is not with the FIU yet).
@@ -26,10 +26,16 @@ BEFORE_FILING = (SARStatus.DRAFT, SARStatus.PENDING_REVIEW, SARStatus.PENDING_AP
 def waiting_for(staff) -> Q:
     """SARs whose next step is ``staff``'s: their own drafts to hand over, reviews and approvals four eyes allows."""
     q = Q(status=SARStatus.DRAFT, filed_by=staff)
+    # who wrote a narrative version or edited the draft is not independent of it either (SAR.four_eyes_breach)
+    independent = (
+        ~Q(filed_by=staff)
+        & Q(~Exists(SARNarrativeVersion.objects.filter(sar=OuterRef("pk"), author=staff)))
+        & Q(~Exists(SARDraftEdit.objects.filter(sar=OuterRef("pk"), author=staff)))
+    )
     if staff.has_capability("sars.review"):
-        q |= Q(status=SARStatus.PENDING_REVIEW) & ~Q(filed_by=staff)
+        q |= Q(status=SARStatus.PENDING_REVIEW) & independent
     if staff.has_capability("sars.approve"):
-        q |= Q(status=SARStatus.PENDING_APPROVAL) & ~Q(filed_by=staff) & ~Q(reviewed_by=staff)
+        q |= Q(status=SARStatus.PENDING_APPROVAL) & independent & ~Q(reviewed_by=staff)
     return q
 
 

@@ -176,6 +176,9 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
         "filing_deadline",
     )
 
+    def casework_filed_at(self, obj):
+        return obj.submitted_at  # set once, when the report is filed; later evidence never changes what was filed
+
     # ------------------------------------------------------------ permissions
 
     def has_add_permission(self, request):
@@ -385,6 +388,7 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
             "sar_may_correct": sar.fiu_outcome == "REJECTED" and request.user.has_capability("sars.file"),
             "sar_correction_url": reverse("admin:compliance_sar_correction", args=[sar.pk]),
             "sar_corrections": list(sar.corrections.all()),
+            "sar_filed_sha256": sar.filed_sha256,
             "sar_exports": [
                 {"label": label, "url": reverse("admin:compliance_sar_export", args=[sar.pk, fmt])}
                 for fmt, label in (("html", "HTML report"), ("text", "Plain text"), ("goaml", "goAML XML"))

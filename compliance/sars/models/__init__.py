@@ -1,5 +1,5 @@
-"""Suspicious activity reports, their transitions and narrative versions."""
+"""Suspicious activity reports, their transitions, narrative versions, draft edits and filed copies."""
 
-from compliance.sars.models.sar import SAR, SARNarrativeVersion, SARTransition
+from compliance.sars.models.sar import SAR, SARDraftEdit, SARFiledExport, SARNarrativeVersion, SARTransition
 
-__all__ = ["SAR", "SARNarrativeVersion", "SARTransition"]
+__all__ = ["SAR", "SARDraftEdit", "SARFiledExport", "SARNarrativeVersion", "SARTransition"]

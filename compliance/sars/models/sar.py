@@ -23,8 +23,11 @@ from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
 from backoffice.errors import Forbidden, FourEyesRequired, InvalidTransition
 from backoffice.fsm import transition_table
+from backoffice.jsondepth import BoundedJSONField
 from backoffice.models import StateChange
+from compliance.sars import narratives
 from compliance.sars.choices import ActivityType, SARStatus
+from compliance.sars.errors import SARIncomplete
 
 _SUFFIX_ALPHABET = string.ascii_uppercase + string.digits
 
@@ -138,6 +141,8 @@ class SAR(ConcurrentTransitionMixin, models.Model):
     submitted_at = models.DateTimeField(null=True, blank=True)
     acknowledged_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # the sha256 of the goAML XML as filed (SUBMITTED); the filed copies themselves are SARFiledExport rows
+    filed_sha256 = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -197,8 +202,33 @@ class SAR(ConcurrentTransitionMixin, models.Model):
 
     # ------------------------------------------------------------ workflow
 
+    def content_author_ids(self) -> set:
+        """Everyone who wrote the report's content: the filer, each narrative version's author, each draft editor.
+
+        Uses the prefetched versions and edits when ``selectors.sar.sar_for_report`` loaded them.
+        """
+        cache = getattr(self, "_prefetched_objects_cache", {})
+        versions = cache.get("narrative_versions")
+        edits = cache.get("draft_edits")
+        authors = {self.filed_by_id}
+        authors |= (
+            {v.author_id for v in versions}
+            if versions is not None
+            else set(self.narrative_versions.values_list("author_id", flat=True))
+        )
+        authors |= (
+            {e.author_id for e in edits}
+            if edits is not None
+            else set(self.draft_edits.values_list("author_id", flat=True))
+        )
+        return authors - {None}
+
     def four_eyes_breach(self, *, actor, target: str) -> str | None:
-        """Why ``actor`` may not take the move into ``target`` as the second (or third) pair of eyes, or None."""
+        """Why ``actor`` may not take the move into ``target`` as the second (or third) pair of eyes, or None.
+
+        The reviewer and the approver are independent of the content: neither filed it, nor wrote a version of
+        its narrative, nor edited the draft (amount, date, type, cited evidence); the approver did not review it.
+        """
         actor_id = getattr(actor, "pk", None)
         if target == SARStatus.PENDING_APPROVAL and actor_id == self.filed_by_id:
             return "The reviewer cannot be the person who filed the SAR"
@@ -207,7 +237,19 @@ class SAR(ConcurrentTransitionMixin, models.Model):
                 return "The approver cannot be the person who filed the SAR"
             if actor_id == self.reviewed_by_id:
                 return "The approver cannot be the person who reviewed the SAR"
+        if target in (SARStatus.PENDING_APPROVAL, SARStatus.SUBMITTED) and actor_id in self.content_author_ids():
+            role = "reviewer" if target == SARStatus.PENDING_APPROVAL else "approver"
+            return f"The {role} cannot be someone who edited the SAR (its narrative, amount, date or evidence)"
         return None
+
+    def refuse_open_prompts(self) -> None:
+        """A narrative that still holds template prompts (``[...]``) does not leave DRAFT (409 SAR_INCOMPLETE)."""
+        left = narratives.open_prompt_texts(self.activity_description)
+        if left:
+            raise SARIncomplete(
+                f"The narrative still has {len(left)} unanswered template prompt(s): " + "; ".join(left),
+                details={"activity_description": [f"Unanswered prompt: {text}" for text in left]},
+            )
 
     def check_move(self, *, actor, target: str) -> None:
         """Refuse a move outside the transition table (409, whoever asks) or beyond ``actor``'s role (403).
@@ -234,6 +276,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
     def submit_for_review(self, *, actor) -> None:
         """The filer hands the draft over for review."""
         self._guard(actor, SARStatus.PENDING_REVIEW)
+        self.refuse_open_prompts()
 
     # A reviewer or approver sends the report back for more work. Not a row of the interface's table: the
     # status endpoint refuses a move to DRAFT (TRANSITIONS below leaves these out);
@@ -279,6 +322,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
     def review(self, *, actor) -> None:
         """A second compliance officer reviews the report; ``actor`` becomes ``reviewed_by``."""
         self._guard(actor, SARStatus.PENDING_APPROVAL)
+        self.refuse_open_prompts()
         self.reviewed_by = actor
         self.reviewed_at = timezone.now()
 
@@ -291,6 +335,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
     def approve_and_submit(self, *, actor) -> None:
         """The MLRO approves the report and files it with the FIU; ``actor`` becomes ``approved_by``."""
         self._guard(actor, SARStatus.SUBMITTED)
+        self.refuse_open_prompts()
         now = timezone.now()
         self.approved_by = actor
         self.approved_at = now
@@ -413,3 +458,50 @@ class SARNarrativeVersion(models.Model):
 
     def __str__(self):
         return f"{self.sar_id} narrative v{self.number}"
+
+
+class SARDraftEdit(models.Model):
+    """One edit of a SAR's draft: who changed its content (narrative, type, date, amount, cited evidence), and what.
+
+    Rows are only ever added, by ``compliance.sars.services.sar_drafts.sar_update``. Their authors, like the
+    narrative versions' and the filer, are not independent of the report: they may neither review nor approve it.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    sar = models.ForeignKey(SAR, on_delete=models.CASCADE, related_name="draft_edits")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    fields = BoundedJSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "compliance"
+        ordering = ["sar", "created_at", "id"]
+        verbose_name = "SAR draft edit"
+
+    def __str__(self):
+        return f"{self.sar_id} edited by {self.author_id}"
+
+
+class SARFiledExport(models.Model):
+    """The report exactly as filed with the FIU, in one format (HTML, text or goAML XML), stored at SUBMITTED.
+
+    What was filed is frozen: exports after filing answer these bytes, whatever evidence is added later (the SAR
+    page shows that as added after filing). ``sha256`` is the bytes' hash; the goAML one is also ``SAR.filed_sha256``.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    sar = models.ForeignKey(SAR, on_delete=models.CASCADE, related_name="filed_exports")
+    format = models.CharField(max_length=8)
+    content = models.BinaryField()
+    sha256 = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "compliance"
+        verbose_name = "SAR filed export"
+        constraints = [models.UniqueConstraint(fields=["sar", "format"], name="sar_filed_export_unique")]
+
+    def __str__(self):
+        return f"{self.sar_id} as filed ({self.format})"

@@ -1,5 +1,6 @@
 """Reads of SARs: the list, one report by either of its ids, what a staff member may do with it and who acts next."""
 
+import datetime as dt
 import uuid
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
@@ -8,7 +9,7 @@ from backoffice.errors import NotFound
 from compliance.aml.models.alerts import Alert
 from compliance.casework.models.casework import CaseAttachment, CaseComment
 from compliance.sars.choices import SARStatus
-from compliance.sars.models.sar import FIU_ANSWERS, SAR, SARNarrativeVersion, SARTransition
+from compliance.sars.models.sar import FIU_ANSWERS, SAR, SARDraftEdit, SARNarrativeVersion, SARTransition
 from kyc.models import Transaction
 
 # Columns the list shows; the description is the only wide one and the list carries it.
@@ -69,15 +70,17 @@ def sar_get(*, ref: str, for_update: bool = False) -> SAR:
     return sar
 
 
-def sar_for_report(*, sar: SAR) -> SAR:
-    """``sar`` with everything its page and its exports show, in a fixed number of queries (nine).
+def sar_for_report(*, sar: SAR, as_of: dt.datetime | None = None) -> SAR:
+    """``sar`` with everything its page and its exports show, in a fixed number of queries (ten).
 
     People, transactions with their counterparties, alerts with their rules
     (and the comments and files on them meant for the report), history,
     the thread, the files and the narrative versions. ``report_comments`` and
     ``report_attachments`` gather what goes into an export: the comments
     marked for the report and every evidence file, the SAR's own and its
-    alerts', oldest first.
+    alerts', oldest first. ``as_of``: only what had been added by then (the
+    report as filed, for one filed before filed copies were stored). The
+    draft edits' authors come along for four eyes (``SAR.content_author_ids``).
     """
     by_time = ("created_at", "id")
     loaded = (
@@ -112,6 +115,7 @@ def sar_for_report(*, sar: SAR) -> SAR:
             Prefetch("comments", queryset=CaseComment.objects.select_related("author").order_by(*by_time)),
             Prefetch("attachments", queryset=CaseAttachment.objects.select_related("uploaded_by").order_by(*by_time)),
             Prefetch("narrative_versions", queryset=SARNarrativeVersion.objects.select_related("author")),
+            Prefetch("draft_edits", queryset=SARDraftEdit.objects.only("id", "sar_id", "author_id")),
         )
         .get(pk=sar.pk)
     )
@@ -123,6 +127,10 @@ def sar_for_report(*, sar: SAR) -> SAR:
     loaded.report_attachments = sorted(
         [*loaded.attachments.all(), *(f for a in alerts for f in a.evidence)], key=lambda f: (f.created_at, str(f.pk))
     )
+    if as_of is not None:
+        # the report as it stood then: what was added later is not part of it
+        loaded.report_comments = [c for c in loaded.report_comments if c.created_at <= as_of]
+        loaded.report_attachments = [f for f in loaded.report_attachments if f.created_at <= as_of]
     return loaded
 
 

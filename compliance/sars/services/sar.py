@@ -9,6 +9,7 @@ caller's id, ``filedById`` may only name the caller) live in the API layer.
 """
 
 import datetime as dt
+import hashlib
 import uuid
 from collections.abc import Iterable
 from decimal import Decimal
@@ -35,7 +36,7 @@ from compliance.sars.choices import ActivityType, SARStatus
 from compliance.sars.errors import GoamlInvalid
 from compliance.sars.export import FORMATS, ExportFormat, render_sar
 from compliance.sars.goaml import check_report, render_goaml
-from compliance.sars.models.sar import SAR, TRANSITIONS, SARNarrativeVersion, SARTransition
+from compliance.sars.models.sar import SAR, TRANSITIONS, SARFiledExport, SARNarrativeVersion, SARTransition
 from compliance.sars.selectors.sar import sar_for_report
 from compliance.sars.services.sar_alerts import alerts_close_for_sar, alerts_escalate_for_sar, sars_in_progress_citing
 from kyc.models import PlatformUser, Transaction
@@ -271,14 +272,24 @@ def sar_transition(*, sar: SAR, actor: Staff, status: str, note: str = "", fiu_r
         _refuse_an_invalid_report(locked)
         alerts_close_for_sar(sar=locked, actor=actor)
     SARTransition.objects.create(sar=locked, from_status=source, to_status=status, actor=actor, note=note or "")
-    audit_record(
-        actor=actor,
-        action="sar.transition",
-        object_type="sar",
-        object_id=locked.pk,
-        changes={"sar_id": locked.sar_id, "from": source, "to": status, "note": note or ""},
-    )
+    changes = {"sar_id": locked.sar_id, "from": source, "to": status, "note": note or ""}
+    if status == SARStatus.SUBMITTED:
+        changes["filed_sha256"] = _store_filed_exports(locked)
+    audit_record(actor=actor, action="sar.transition", object_type="sar", object_id=locked.pk, changes=changes)
     return locked
+
+
+def _store_filed_exports(sar: SAR) -> str:
+    """Freeze the report as filed: every export format rendered now (history with the filing, no DRAFT marker),
+    stored with its sha256; the goAML XML's hash goes on the SAR. Returns that hash."""
+    report = sar_for_report(sar=sar)
+    for fmt in FORMATS:
+        body = render_sar(report, fmt)
+        SARFiledExport.objects.create(sar=sar, format=fmt, content=body, sha256=hashlib.sha256(body).hexdigest())
+        if fmt == "goaml":
+            sar.filed_sha256 = hashlib.sha256(body).hexdigest()
+    SAR.objects.filter(pk=sar.pk).update(filed_sha256=sar.filed_sha256)
+    return sar.filed_sha256
 
 
 def _refuse_an_invalid_report(sar: SAR) -> None:
@@ -343,18 +354,38 @@ def sar_return(*, sar: SAR, actor: Staff, reason: str) -> SAR:
     return locked
 
 
+def sar_filed_export(*, sar: SAR, fmt: str) -> bytes | None:
+    """The bytes of ``sar`` in ``fmt`` as filed with the FIU, or None while it is not filed.
+
+    A report filed before filed copies were kept has none stored: it is rendered with the evidence as it stood
+    when it was filed (nothing added after ``submitted_at``), which is what was filed.
+    """
+    if sar.in_progress:
+        return None
+    stored = SARFiledExport.objects.filter(sar=sar, format=fmt).values_list("content", "sha256").first()
+    if stored is None:
+        return render_sar(sar_for_report(sar=sar, as_of=sar.submitted_at), fmt)
+    content, sha256 = bytes(stored[0]), stored[1]
+    if hashlib.sha256(content).hexdigest() != sha256:
+        raise Conflict(f"The filed copy of {sar.sar_id} ({fmt}) does not match its recorded sha256")
+    return content
+
+
 def sar_export(*, sar: SAR, actor: Staff, fmt: str, via: str = "api") -> tuple[bytes, ExportFormat]:
-    """The report as a file in ``fmt`` (one of ``FORMATS``), with an audit entry: who took a copy matters."""
+    """The report as a file in ``fmt`` (one of ``FORMATS``), with an audit entry: who took a copy matters.
+
+    Once filed (SUBMITTED and after) it is the copy stored at filing, byte for byte (``sar_filed_export``);
+    evidence added later never changes it.
+    """
     if fmt not in FORMATS:
         raise ValidationFailed(f"Unknown export format {fmt!r}", details={"format": [", ".join(FORMATS)]})
-    body = render_sar(sar_for_report(sar=sar), fmt)
-    audit_record(
-        actor=actor,
-        action="sar.export",
-        object_type="sar",
-        object_id=sar.pk,
-        changes={"sar_id": sar.sar_id, "format": fmt, "via": via},
-    )
+    filed = sar_filed_export(sar=sar, fmt=fmt)
+    body = filed if filed is not None else render_sar(sar_for_report(sar=sar), fmt)
+    changes = {"sar_id": sar.sar_id, "format": fmt, "via": via}
+    if filed is not None:
+        changes["as_filed"] = True
+        changes["sha256"] = hashlib.sha256(body).hexdigest()
+    audit_record(actor=actor, action="sar.export", object_type="sar", object_id=sar.pk, changes=changes)
     return body, FORMATS[fmt]
 
 

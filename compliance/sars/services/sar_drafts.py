@@ -4,6 +4,8 @@ Once handed over for review a report changes only through its workflow (a
 reviewer returns it to DRAFT to have it changed). Every change of the
 narrative adds a version, so what the report said at each step stays on
 record; the audit entry names every field that changed, before and after.
+Every edit that changes something is a ``SARDraftEdit`` row: its author may
+then neither review nor approve the report (four eyes).
 """
 
 import datetime as dt
@@ -17,7 +19,7 @@ from backoffice.models import Staff
 from backoffice.services import audit_record
 from compliance.sars.choices import SARStatus
 from compliance.sars.errors import SARNotEditable
-from compliance.sars.models.sar import SAR
+from compliance.sars.models.sar import SAR, SARDraftEdit
 from compliance.sars.services.sar import clean_or_refuse, narrative_version_add, resolve_evidence
 from compliance.sars.services.sar_alerts import alerts_escalate_for_sar
 
@@ -86,6 +88,8 @@ def sar_update(
         changes.update(_relink(locked.related_alerts, alerts, "related_alert_ids"))
         alerts_escalate_for_sar(alerts=[a for a in alerts if a.pk not in known], sar=locked, actor=actor)
     if changes:
+        # who changed the content is no longer independent of it: neither reviewer nor approver (SAR.four_eyes_breach)
+        SARDraftEdit.objects.create(sar=locked, author=actor, fields=sorted(changes))
         audit_record(
             actor=actor,
             action="sar.update",

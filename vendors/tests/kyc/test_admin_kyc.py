@@ -96,6 +96,11 @@ def test_upload_review_and_decide_from_the_page(vendor, store_documents, media):
     )
     document = VendorDocument.objects.get(vendor=vendor, document_key="bankStatement")
     assert document.review_decision == "APPROVED" and str(document.expiry_date) == "2099-01-31"
+    # who uploaded or approved its documents does not decide on the vendor: a second officer does
+    response = client.post(kyc_url(vendor, "decide"), {"status": "REJECTED", "reason": "Shell company"}, follow=True)
+    assert any("neither uploaded nor approved" in m for m in messages_of(response))
+    assert Vendor.objects.get(pk=vendor.pk).kyc_status == "UNDER_REVIEW"
+    client = browser(StaffRole.COMPLIANCE_OFFICER)
     response = client.post(kyc_url(vendor, "decide"), {"status": "REJECTED", "reason": "Shell company"}, follow=True)
     assert Vendor.objects.get(pk=vendor.pk).kyc_status == "REJECTED"
     assert "Shell company" in response.content.decode()  # the history shows the reason

@@ -57,13 +57,19 @@ def test_an_officer_uploads_reviews_and_decides_in_the_browser(browser, live_ser
     page.fill("#kyc-bankStatement [data-form=approve] input[name=expiry_date]", "2099-12-31")
     page.click("[data-action=approve-bankStatement]")
     page.wait_for_selector("[data-testid=state-bankStatement]:text('APPROVED')")
+    # who uploaded and approved the papers does not decide on the vendor (four eyes): no buttons, and why
+    assert page.locator("[data-decision]").count() == 0
+    assert "another officer decides" in page.locator("[data-testid=decision-four-eyes]").inner_text()
 
+    second = StaffFactory(role="compliance_officer")
+    page = signed_in_page(browser, live_server, second)
+    page.goto(live_server.url + reverse("admin:vendors_vendor_change", args=[vendor.pk]))
     page.fill("#kyc-decision input[name=reason]", "Papers in order")
     page.click("[data-decision=VERIFIED]")
     page.wait_for_selector("[data-testid=kyc-status]:text('VERIFIED')")
     assert "Papers in order" in page.content()
     vendor = Vendor.objects.get(pk=vendor.pk)
-    assert vendor.kyc_status == "VERIFIED" and vendor.kyc_decided_by == officer
+    assert vendor.kyc_status == "VERIFIED" and vendor.kyc_decided_by == second
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 from django_fsm import TransitionNotAllowed
 
+from backoffice.choices import StaffRole
 from backoffice.errors import Forbidden, InvalidTransition
 from backoffice.models import AuditLog
 from backoffice.tests.factories import StaffFactory
@@ -54,7 +55,8 @@ def test_every_move_has_a_history_row_and_an_audit_entry(vendor, store_documents
     assert AuditLog.objects.filter(action="vendor.kyc.document.upload", object_id=str(vendor.pk)).count() == 6
 
 
-def test_expiry_sends_a_verified_vendor_back_but_leaves_a_rejection(vendor, store_documents, officer):
+def test_expiry_sends_a_verified_vendor_back_but_leaves_a_rejection(vendor, store_documents):
+    officer = StaffFactory(role=StaffRole.COMPLIANCE_OFFICER)  # not the one who uploaded (four eyes)
     store_documents(vendor)
     vendor_kyc_decide(vendor=vendor, actor=officer, status=S.VERIFIED)
     rejected = Vendor.objects.create(

@@ -148,6 +148,7 @@ def test_jobs_older_than_the_history_start_it_with_their_status(sipho, make_job)
 def test_verification_s_stored_action_names_do_not_change():
     # old entries keep these names: a rename would split one action's history in two
     assert sorted(events.Action) == [
+        "verification.approval_proposed",
         "verification.create",
         "verification.decide",
         "verification.process",

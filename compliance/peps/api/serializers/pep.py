@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from backoffice.api.serializers import RejectUnknownFieldsMixin
+from backoffice.api.serializers import RejectUnknownFieldsMixin, StrictCharField
 from compliance.aml.api.serializers.rules import StrictBoolean
 from compliance.peps.choices import PEPCategory, PEPMatchStatus
 from compliance.peps.models.pep import MAX_ALIASES, NAME_MAX, canonical_category, date_of_birth_problem
@@ -10,7 +10,7 @@ from compliance.peps.models.pep import MAX_ALIASES, NAME_MAX, canonical_category
 NAME_HEADLINES = {"required": "Name is required", "blank": "Name is required", "null": "Name is required"}
 
 
-class CategoryField(serializers.CharField):
+class CategoryField(StrictCharField):
     """One of the ten PEP categories; case, underscores and spacing are forgiven ("head_of_state")."""
 
     def to_internal_value(self, data):
@@ -21,7 +21,7 @@ class CategoryField(serializers.CharField):
         return category
 
 
-class DateOfBirthField(serializers.CharField):
+class DateOfBirthField(StrictCharField):
     """YYYY-MM-DD (or YYYY-MM, YYYY when only those are known); null or "" for unknown."""
 
     def __init__(self, **kwargs):
@@ -48,9 +48,10 @@ class ObjectField(serializers.JSONField):
         return super().to_internal_value(data)
 
 
+# Text arrives as JSON strings: a number (``aliases: [5]``) is refused with the field named, never stored as "5".
 def _aliases(**kwargs):
     return serializers.ListField(
-        child=serializers.CharField(max_length=NAME_MAX, allow_blank=True),
+        child=StrictCharField(max_length=NAME_MAX, allow_blank=True),
         max_length=MAX_ALIASES,
         allow_null=True,
         **kwargs,
@@ -62,11 +63,11 @@ class PEPIn(RejectUnknownFieldsMixin, serializers.Serializer):
 
     headlines = {"name": NAME_HEADLINES}
 
-    name = serializers.CharField(max_length=NAME_MAX)
+    name = StrictCharField(max_length=NAME_MAX)
     category = CategoryField(required=False, allow_null=True, default=PEPCategory.UNKNOWN)
-    position = serializers.CharField(max_length=NAME_MAX, required=False, allow_blank=True, allow_null=True, default="")
-    country = serializers.CharField(max_length=100, required=False, allow_blank=True, allow_null=True, default="")
-    source = serializers.CharField(max_length=200, required=False, allow_blank=True, allow_null=True, default="")
+    position = StrictCharField(max_length=NAME_MAX, required=False, allow_blank=True, allow_null=True, default="")
+    country = StrictCharField(max_length=100, required=False, allow_blank=True, allow_null=True, default="")
+    source = StrictCharField(max_length=200, required=False, allow_blank=True, allow_null=True, default="")
     isActive = StrictBoolean(required=False, default=True, source="is_active")
     additionalInfo = ObjectField(required=False, default=dict, source="additional_info")
     aliases = _aliases(required=False, default=list)
@@ -78,10 +79,10 @@ class PEPUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
 
     headlines = {"name": NAME_HEADLINES}
 
-    name = serializers.CharField(max_length=NAME_MAX, required=False)
+    name = StrictCharField(max_length=NAME_MAX, required=False)
     category = CategoryField(required=False)
-    position = serializers.CharField(max_length=NAME_MAX, required=False, allow_blank=True, allow_null=True)
-    country = serializers.CharField(max_length=100, required=False, allow_blank=True, allow_null=True)
+    position = StrictCharField(max_length=NAME_MAX, required=False, allow_blank=True, allow_null=True)
+    country = StrictCharField(max_length=100, required=False, allow_blank=True, allow_null=True)
     isActive = StrictBoolean(required=False, source="is_active")
     additionalInfo = ObjectField(required=False, source="additional_info")
     aliases = _aliases(required=False)
@@ -97,9 +98,9 @@ class PEPBulkIn(serializers.Serializer):
 class PEPScreenIn(RejectUnknownFieldsMixin, serializers.Serializer):
     headlines = {"name": NAME_HEADLINES}
 
-    name = serializers.CharField(max_length=NAME_MAX)
+    name = StrictCharField(max_length=NAME_MAX)
     dateOfBirth = DateOfBirthField(required=False, default="", source="date_of_birth")
-    country = serializers.CharField(max_length=100, required=False, allow_blank=True, allow_null=True, default="")
+    country = StrictCharField(max_length=100, required=False, allow_blank=True, allow_null=True, default="")
     aliases = _aliases(required=False, default=list)
 
 
