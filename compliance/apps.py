@@ -62,5 +62,11 @@ class ComplianceConfig(AppConfig):
                     "admin:compliance_screeningrun_changelist",
                     navigation.has_capability("peps.manage"),
                 ),
+                navigation.Item(
+                    "Names screened",
+                    "fact_check",
+                    "admin:compliance_namescreening_changelist",
+                    navigation.has_capability("peps.manage"),
+                ),
             ],
         )

@@ -26,5 +26,6 @@ class PepsConfig(AppConfig):
                 "compliance.change_pepmatch",
                 "compliance.view_pepmatchevent",
                 "compliance.view_screeningrun",
+                "compliance.view_namescreening",
             },
         )

@@ -20,7 +20,7 @@ from kyc.tests.factories import TransactionFactory
 pytestmark = pytest.mark.django_db
 
 # PEP pages: compliance/peps/tests/test_admin_query_counts.py
-COVERED = {"sar", "alert", "amlrule", "pep", "pepmatch", "screeningrun"}
+COVERED = {"sar", "alert", "amlrule", "pep", "pepmatch", "screeningrun", "namescreening"}
 
 
 def test_every_admin_page_of_the_app_is_covered():

@@ -40,7 +40,7 @@ from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.models import Staff
 from compliance.aml import evidence, hooks
-from compliance.aml.choices import AlertStatus, CloseReason
+from compliance.aml.choices import OFFICER_CLOSE_REASONS, AlertStatus
 from compliance.aml.filtersets import severity_rank
 from compliance.aml.models.alerts import ALERT_TRANSITIONS, OPEN_STATES, Alert, AlertEvent
 from compliance.aml.models.rules import AMLRuleVersion
@@ -145,7 +145,7 @@ class AlertEventInline(StateHistoryInline):
 
 class BulkForm(forms.Form):
     assignee = forms.ModelChoiceField(queryset=Staff.objects.none(), required=False, label="Colleague")
-    reason_code = forms.ChoiceField(choices=[("", "Choose a reason"), *CloseReason.choices], required=False)
+    reason_code = forms.ChoiceField(choices=[("", "Choose a reason"), *OFFICER_CLOSE_REASONS], required=False)
     note = forms.CharField(max_length=NOTE_MAX_LENGTH, required=False, widget=forms.Textarea(attrs={"rows": 3}))
     confirm_others = forms.BooleanField(required=False)
 
@@ -339,7 +339,7 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
             "may_triage": may_act,
             "moves": moves,
             "statuses": AlertStatus,
-            "close_reasons": CloseReason.choices,
+            "close_reasons": OFFICER_CLOSE_REASONS,
             "colleagues": list(assignable_staff().exclude(pk=request.user.pk)) if may_act else [],
             "assigned_to_other": others,
             "triage_url": reverse("admin:compliance_alert_triage", args=[alert.pk]),

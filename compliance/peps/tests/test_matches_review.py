@@ -52,10 +52,11 @@ def test_dismissing_takes_the_points_back_and_clears_the_flag(officer, matched):
 
 def test_confirming_keeps_the_flag_and_a_second_identical_move_is_409(officer_api, matched):
     user, _, match = matched
-    assert officer_api.put(f"{MATCHES}/{match.pk}", {"status": "CONFIRMED"}, format="json").status_code == 200
+    body = {"status": "CONFIRMED", "note": "Same ID number"}
+    assert officer_api.put(f"{MATCHES}/{match.pk}", body, format="json").status_code == 200
     user.refresh_from_db()
     assert user.is_potential_pep is True and user.current_risk_score == 30
-    again = officer_api.put(f"{MATCHES}/{match.pk}", {"status": "CONFIRMED"}, format="json")
+    again = officer_api.put(f"{MATCHES}/{match.pk}", body, format="json")
     assert again.status_code == 409 and again.json()["error"]["code"] == "INVALID_TRANSITION"
 
 

@@ -69,7 +69,7 @@ def test_a_dismissed_pair_reopens_once_when_the_pep_content_changes_and_still_ma
 def test_a_dismissed_pair_whose_pep_changed_but_no_longer_matches_stays_dismissed(db):
     user = make_user("Bakotimu", "Dafiloza")
     pep = add_pep("Bakotimu Dafiloza").pep
-    pep_match_review(match=PEPMatch.objects.get(user=user), actor=None, status=PEPMatchStatus.DISMISSED)
+    pep_match_review(match=PEPMatch.objects.get(user=user), actor=None, status=PEPMatchStatus.DISMISSED, note="No")
     services.pep_update(pep=pep, actor=None, changes={"name": "Bakotimu Oravendi"})
     assert PEPMatch.objects.get(user=user).status == PEPMatchStatus.DISMISSED
     assert pep_alerts(user) == 1
