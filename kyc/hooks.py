@@ -14,6 +14,11 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
 ``identity_duplicate(user=..., other_user_id=..., kind=..., score=..., source=...)``
     An identity check found that the user's ID number, face or image may be another user's (``kind``:
     ID_NUMBER, FACE, IMAGE; ``score`` 0..100 or None; ``source``: the job and image it came from).
+``risk_scores(users=[...]) -> {user_id: score}``
+    The risk score (0..100) the records indicate for each user, answered by one higher app (compliance's
+    ``risk.risk_scores``: the PEP flag, SARs, open alerts, verification, money abroad). kyc's risk service
+    asks it on every change of a fact, so the stored score never drifts from the facts; without an answer
+    the stored score stays as it is.
 ``purge_held(user=...) -> bool``
     Asked before a user is purged; any True refuses the purge with 409
     RETENTION_HOLD (compliance: the user is part of a SAR).
@@ -26,3 +31,4 @@ user_registered = Hook("user_registered")
 user_name_changed = Hook("user_name_changed")
 purge_held = Hook("purge_held")
 identity_duplicate = Hook("identity_duplicate")
+risk_scores = Hook("risk_scores")

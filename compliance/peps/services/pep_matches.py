@@ -16,8 +16,7 @@ from compliance.aml.services.alerts import alert_transition
 from compliance.peps import events
 from compliance.peps.choices import PEPMatchStatus
 from compliance.peps.models.pep import PEPMatch, PEPMatchEvent
-from compliance.peps.services.screening import RISK_POINTS
-from kyc.services import RiskFlag, user_risk_flag_many
+from kyc.services import user_risk_refresh
 
 NOTE_MAX = 2000
 # the alert a decision closes, and why; an escalated alert (a SAR is being written about it) is the case's to close
@@ -43,8 +42,8 @@ def _note(note: str | None) -> str:
 def pep_match_review(*, match: PEPMatch, actor: Actor, status: str, note: str) -> PEPMatch:
     """Confirm or dismiss a match, with the officer's note; audited; its alert and the user's flag follow.
 
-    Dismissing takes back the risk points the match added and clears the potential-PEP flag when no other
-    match of the user is still open; confirming (a dismissed match too) flags the user again.
+    Dismissing clears the potential-PEP flag when no other match of the user is still open; confirming (a
+    dismissed match too) flags the user again; the score is then recomputed from the facts.
     """
     if status not in ALERT_DECIDED:
         raise ValidationFailed("Validation error", details={"status": ["Must be CONFIRMED or DISMISSED."]})
@@ -87,24 +86,25 @@ def _decide_alert(match: PEPMatch, *, actor: Actor, status: str, note: str) -> N
 
 
 def _follow_risk(match: PEPMatch, *, actor: Actor, status: str, previous: str) -> None:
+    """The flag follows the decision (a dismissal clears it unless another match of the user is still open),
+    and the score is recomputed from the facts (the flag, the alert just closed)."""
     if status == PEPMatchStatus.DISMISSED:
-        still_open = (
+        flagged = (
             PEPMatch.objects.filter(user_id=match.user_id)
             .exclude(pk=match.pk)
             .exclude(status=PEPMatchStatus.DISMISSED)
             .exists()
         )
-        user_risk_flag_many(
-            flags=[RiskFlag(match.user_id, -match.risk_points, potential_pep=still_open)],
-            reason="PEP match dismissed",
-            actor=actor,
-        )
-        match.risk_points = 0
     else:
-        points = RISK_POINTS if previous == PEPMatchStatus.DISMISSED else 0
-        change = user_risk_flag_many(
-            flags=[RiskFlag(match.user_id, points, potential_pep=True)], reason="PEP match confirmed", actor=actor
-        )[0]
-        if points:
-            match.risk_points = max(0, change.applied)
+        flagged = True
+    change = user_risk_refresh(
+        user_id=match.user_id,
+        potential_pep=flagged,
+        reason=f"PEP match with {match.pep_name} {status.lower()}",
+        actor=actor,
+    )
+    if status == PEPMatchStatus.DISMISSED:
+        match.risk_points = 0
+    elif previous == PEPMatchStatus.DISMISSED and change is not None:
+        match.risk_points = max(0, change.applied)
     match.save(update_fields=["risk_points", "updated_at"])

@@ -82,7 +82,7 @@ def test_an_officer_dismisses_and_confirms_matches_with_a_note(page, live_server
     assert match.status == "DISMISSED" and match.reviewed_by == officer
     assert match.review_note == "A teacher in Manzini, not the brigadier"
     teacher.refresh_from_db()
-    assert teacher.is_potential_pep is False and teacher.current_risk_score == 0
+    assert teacher.is_potential_pep is False and teacher.current_risk_score == 10  # identity not verified yet
     assert AuditLog.objects.filter(action="pep_match.review", actor=officer, object_id=str(match.pk)).exists()
 
     page.click("text=PEP matches")

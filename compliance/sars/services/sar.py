@@ -39,6 +39,7 @@ from compliance.sars.models.sar import SAR, TRANSITIONS, SARNarrativeVersion, SA
 from compliance.sars.selectors.sar import sar_for_report
 from compliance.sars.services.sar_alerts import alerts_close_for_sar, alerts_escalate_for_sar, sars_in_progress_citing
 from kyc.models import PlatformUser, Transaction
+from kyc.services import user_risk_refresh
 
 __all__ = ["sar_create", "sar_create_from_alert", "sar_transition", "sar_return", "sar_export"]
 REASON_MAX = 5000
@@ -170,6 +171,8 @@ def sar_create(
         },
     )
     alerts_escalate_for_sar(alerts=alerts, sar=sar, actor=actor)
+    # a SAR on file is a fact of the subject's risk score
+    user_risk_refresh(user_id=user.pk, reason=f"SAR {sar.sar_id} opened", actor=actor)
     return sar
 
 
