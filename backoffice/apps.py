@@ -6,7 +6,7 @@ class BackofficeConfig(AppConfig):
     verbose_name = "Administration"
 
     def ready(self):
-        from backoffice import demo, navigation, otp, principals, tokens
+        from backoffice import audit_names, demo, navigation, otp, principals, tokens
 
         principals.register(
             principals.PrincipalKind(
@@ -34,3 +34,6 @@ class BackofficeConfig(AppConfig):
                 ),
             ],
         )
+
+        # what the audit log's entries are about, by name
+        audit_names.register("staff", "backoffice.Staff")

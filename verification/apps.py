@@ -6,7 +6,7 @@ class VerificationConfig(AppConfig):
     verbose_name = "Verification"
 
     def ready(self):
-        from backoffice import demo, navigation, roles
+        from backoffice import audit_names, demo, navigation, roles
         from verification import demo as verification_demo
         from verification.customer_view import register_panels
         from verification.engine.providers import providers
@@ -30,3 +30,6 @@ class VerificationConfig(AppConfig):
                 ),
             ],
         )
+
+        # what the audit log's entries are about, by name
+        audit_names.register("verification_job", "verification.VerificationJob")
