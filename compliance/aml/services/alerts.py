@@ -21,6 +21,7 @@ from backoffice.models import Staff
 from backoffice.services import audit_entry, audit_record, audit_record_many
 from compliance.aml.choices import AlertStatus, AlertType, CloseReason
 from compliance.aml.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES, OPEN_STATES, Alert, AlertEvent
+from kyc.models import PlatformUser
 from kyc.services import user_risk_refresh_many
 
 CHUNK = 500
@@ -177,6 +178,10 @@ def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "", rea
         )
     note = _clean_note(note)
     reason_code = _check_reason_code(reason_code)
+    # the customer first, then the alert: the order of every writer that holds both (a SAR being filed locks its
+    # subject and escalates the alerts it cites; a move here may refresh the customer's risk score), so two of
+    # them can never wait on each other
+    list(PlatformUser.objects.select_for_update().filter(pk=alert.user_id).values_list("pk", flat=True))
     locked = Alert.objects.select_for_update().get(pk=alert.pk)
     method = ALERT_TRANSITIONS.get((locked.status, to_status))
     if method is None:
