@@ -16,6 +16,7 @@ from compliance.aml.services.alerts import alert_transition
 from compliance.peps import events
 from compliance.peps.choices import PEPMatchStatus
 from compliance.peps.models.pep import PEPMatch, PEPMatchEvent
+from kyc.models import PlatformUser
 from kyc.services import user_risk_refresh
 
 NOTE_MAX = 2000
@@ -48,6 +49,9 @@ def pep_match_review(*, match: PEPMatch, actor: Actor, status: str, note: str) -
     if status not in ALERT_DECIDED:
         raise ValidationFailed("Validation error", details={"status": ["Must be CONFIRMED or DISMISSED."]})
     note = _note(note)
+    # the customer first, then the match and its alert: the order screening (which refreshes the customer's risk,
+    # then writes the matches) and the alert service take, so none of them waits on another holding the rest
+    list(PlatformUser.objects.select_for_update().filter(pk=match.user_id).values_list("pk", flat=True))
 
     def stamp(move: Move[PEPMatch]) -> None:
         move.instance.reviewed_by = actor
