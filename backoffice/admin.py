@@ -5,11 +5,13 @@ from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.models import Group
 from django.db import transaction
+from django.utils.html import format_html, format_html_join
 from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 from unfold.admin import ModelAdmin
+from unfold.decorators import display
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
 
-from backoffice import services
+from backoffice import audit_names, services
 from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
 from backoffice.models import SERVICE_KEY_SCOPES, AuditLog, ServiceKey, Staff
 from backoffice.services.service_keys import service_key_create, service_key_revoke
@@ -94,9 +96,10 @@ class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
 
 @admin.register(AuditLog)
 class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
-    """The audit log, read-only for everyone."""
+    """The audit log, read-only for everyone: what each entry is about by name (linked), and its changes in one
+    readable form (``backoffice.audit_names``), whichever app wrote it."""
 
-    list_display = ("created_at", "actor_email", "action", "object_type", "object_id", "ip_address")
+    list_display = ("created_at", "actor_email", "action", "object_label", "changes_summary", "ip_address")
     list_filter = ("action", "object_type")
     search_fields = ("actor_email", "object_id", "action")
     date_hierarchy = "created_at"
@@ -108,12 +111,46 @@ class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
         "actor",
         "actor_email",
         "action",
+        "object_label",
         "object_type",
         "object_id",
-        "changes",
+        "changes_readable",
         "ip_address",
     )
     fields = readonly_fields
+
+    def get_changelist(self, request, **kwargs):
+        base = super().get_changelist(request, **kwargs)
+
+        class NamedChangeList(base):
+            def get_results(self, request):
+                super().get_results(request)
+                audit_names.attach(self.result_list)  # one query per kind of object on the page
+
+        return NamedChangeList
+
+    @display(description="About")
+    def object_label(self, obj):
+        if not hasattr(obj, "named"):
+            audit_names.attach([obj])
+        if obj.named is None:
+            return f"{obj.object_type.replace('_', ' ')} {obj.object_id}".strip() or "—"
+        if obj.named.url:
+            return format_html('<a href="{}">{}</a>', obj.named.url, obj.named.name)
+        return obj.named.name
+
+    @display(description="Changes")
+    def changes_summary(self, obj):
+        return audit_names.summary(obj.changes) or "—"
+
+    @display(description="Changes")
+    def changes_readable(self, obj):
+        lines = audit_names.readable_changes(obj.changes)
+        if not lines:
+            return "—"
+        return format_html(
+            "<ul data-testid='audit-changes'>{}</ul>", format_html_join("", "<li>{}</li>", ((line,) for line in lines))
+        )
 
 
 class ServiceKeyForm(forms.ModelForm):
@@ -159,7 +196,9 @@ class ServiceKeyAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"], actor=request.user
         )
         # the admin goes on with ``obj`` (history entry, redirect): make it the row the service wrote
-        obj.__dict__.update(made.service_key.__dict__)
+        obj.pk = made.service_key.pk
+        obj.refresh_from_db()
+        obj._state.adding = False
         self.message_user(
             request,
             f"Service key {made.service_key.name!r} created. Copy it now, it is not shown again: {made.key}",

@@ -8,7 +8,7 @@ class BackofficeConfig(AppConfig):
     def ready(self):
         from django.conf import settings
 
-        from backoffice import db_deadline, demo, metrics, navigation, otp, principals, tasks, tokens
+        from backoffice import audit_names, db_deadline, demo, metrics, navigation, otp, principals, tasks, tokens
         from backoffice.celery import app as celery_app
 
         if settings.DB_ANSWER_DEADLINE:
@@ -43,3 +43,6 @@ class BackofficeConfig(AppConfig):
                 ),
             ],
         )
+
+        # what the audit log's entries are about, by name
+        audit_names.register("staff", "backoffice.Staff")

@@ -16,8 +16,12 @@ class ComplianceConfig(AppConfig):
         from backoffice import demo, navigation
         from compliance import demo as compliance_demo
         from compliance.customer_view import register_panels
+        from compliance.risk import risk_scores
+        from kyc import hooks as kyc_hooks
 
         register_panels()
+        # the one risk function: kyc's risk service stores what it answers on every change of a fact
+        kyc_hooks.risk_scores.register(risk_scores)
         demo.register_seeder(self.label, compliance_demo.seed)
         navigation.add_section(
             title="Compliance",
@@ -84,6 +88,12 @@ class ComplianceConfig(AppConfig):
                     "Screening runs",
                     "history",
                     "admin:compliance_screeningrun_changelist",
+                    navigation.has_capability("peps.manage"),
+                ),
+                navigation.Item(
+                    "Names screened",
+                    "fact_check",
+                    "admin:compliance_namescreening_changelist",
                     navigation.has_capability("peps.manage"),
                 ),
             ],

@@ -540,3 +540,15 @@ def seed(stdout) -> None:
     seed_intake(stdout)
     seed_sars(stdout)
     reporting_demo.seed(stdout)
+    seed_risk(stdout)
+
+
+def seed_risk(stdout) -> None:
+    """The demo users were loaded with onboarding scores; put every stored score in step with the records, as the
+    services keep it from here on (a second seed changes nothing)."""
+    from kyc.models import PlatformUser
+    from kyc.services import user_risk_refresh_many
+
+    ids = list(PlatformUser.objects.order_by("pk").values_list("pk", flat=True))
+    changes = user_risk_refresh_many(user_ids=ids, reason="Demo data: the score the records indicate")
+    stdout.write(f"Risk: {sum(c.changed for c in changes.values())} of {len(ids)} users' scores set from the records")

@@ -21,6 +21,7 @@ from backoffice.admin_base import (
 )
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from backoffice.money import money
 from kyc import panels, selectors, services
 from kyc.choices import CreditStatus, RiskRating, VerificationStatus
 from kyc.errors import IdempotencyKeyReused
@@ -99,7 +100,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         "verification_badge",
         "risk_badge",
         "current_risk_score",
-        "balance",
+        "balance_display",
         "nfc_card_number",
         "created_at",
     )
@@ -130,7 +131,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                 )
             },
         ),
-        ("Wallet", {"fields": ("balance", "nfc_card_number", "rewards_points", "referral_code", "ledger")}),
+        ("Wallet", {"fields": ("balance_display", "nfc_card_number", "rewards_points", "referral_code", "ledger")}),
         ("Account", {"fields": ("is_phone_verified", "is_archived", "archived_at", "last_login", "created_at")}),
         ("Timeline", {"fields": ("timeline",)}),
     )
@@ -149,7 +150,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         "is_verified",
         "risk_rating",
         "current_risk_score",
-        "balance",
+        "balance_display",
         "nfc_card_number",
         "rewards_points",
         "referral_code",
@@ -178,6 +179,12 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     # ---------------------------------------------------------------- permissions
 
+    def get_object(self, request, object_id, from_field=None):
+        user = super().get_object(request, object_id, from_field)
+        if user is not None:  # what the timeline may show this viewer (a display method does not see the request)
+            user._viewer_investigates = request.user.has_capability("users.investigate")
+        return user
+
     def has_add_permission(self, request):
         return False  # users register themselves
 
@@ -199,6 +206,10 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         if not search_term.strip():
             return queryset, False
         return search_users(queryset, search_term), False
+
+    @display(description="Balance", ordering="balance")
+    def balance_display(self, obj):
+        return money(obj.balance)
 
     @display(description="Name", ordering="last_name")
     def full_name_display(self, obj):
@@ -231,7 +242,9 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     @display(description="Timeline")
     def timeline(self, obj):
-        events = selectors.user_timeline(user=obj, limit=TIMELINE_EVENTS_SHOWN)
+        # the risk score's reasons name alerts, SARs and PEP matches: only for those who investigate (tipping-off)
+        investigates = getattr(obj, "_viewer_investigates", False)
+        events = selectors.user_timeline(user=obj, limit=TIMELINE_EVENTS_SHOWN, risk_reasons=investigates)
         statistics = selectors.user_statistics(user=obj)
         return render_to_string("kyc/admin/timeline.html", {"events": events, "statistics": statistics})
 
@@ -312,13 +325,13 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             self.message_user(
                 request,
                 f"This credit was already applied ({result.reference}); nothing was credited again. "
-                f"Balance SZL {credit.user.balance:,.2f}.",
+                f"Balance {money(credit.user.balance)}.",
                 messages.WARNING,
             )
         elif credit.status == CreditStatus.PENDING:
             self.message_user(
                 request,
-                f"SZL {credit.amount:,.2f} is above the approval threshold: the credit waits for a second "
+                f"{money(credit.amount)} is above the approval threshold: the credit waits for a second "
                 "finance or admin person (Credit requests). No money has moved yet.",
                 messages.WARNING,
             )
@@ -327,7 +340,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         else:
             self.message_user(
                 request,
-                f"Credited SZL {result.added_amount:,.2f}; balance now SZL {result.new_balance:,.2f}.",
+                f"Credited {money(result.added_amount)}; balance now {money(result.new_balance)}.",
                 messages.SUCCESS,
             )
 
@@ -369,11 +382,11 @@ class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
         "reference",
         "user",
         "type",
-        "amount",
+        "amount_money",
         "status",
         "decision",
         "channel",
-        "balance_after",
+        "balance_after_money",
         "actor",
     )
     list_filter = ("type", "status", "decision", "channel")
@@ -386,8 +399,7 @@ class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
         "reference",
         "user",
         "type",
-        "amount",
-        "currency",
+        "amount_money",
         "status",
         "channel",
         "reason",
@@ -397,7 +409,7 @@ class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
         "counterparty_vendor",
         "country",
         "region",
-        "balance_after",
+        "balance_after_money",
         "created_at",
         "external_id",
         "counterparty_name",
@@ -417,6 +429,14 @@ class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
         if not obj.hits:
             return "—"
         return "; ".join(f"{h['rule_id']} v{h['rule_version']} ({h['severity']}): {h['action']}" for h in obj.hits)
+
+    @display(description="Amount", ordering="amount")
+    def amount_money(self, obj):
+        return money(obj.amount, obj.currency)
+
+    @display(description="Balance after", ordering="balance_after")
+    def balance_after_money(self, obj):
+        return money(obj.balance_after, obj.currency)
 
 
 @register_card

@@ -16,6 +16,7 @@ from unfold.decorators import action, display
 from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, StateHistoryInline
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from backoffice.money import money
 from kyc import selectors, services
 from kyc.choices import CreditStatus
 from kyc.models import CreditRequest, CreditRequestEvent
@@ -92,8 +93,8 @@ class CreditRequestAdmin(ModelAdmin):
         "decided_by",
         "decided_at",
         "decision_reason",
-        "previous_balance",
-        "new_balance",
+        "previous_balance_money",
+        "new_balance_money",
         "transaction",
     )
     readonly_fields = fields
@@ -120,9 +121,17 @@ class CreditRequestAdmin(ModelAdmin):
     def wallet(self, obj):
         return f"{obj.user.full_name} ({obj.user.phone_number})"
 
-    @display(description="Amount (SZL)", ordering="amount")
+    @display(description="Amount", ordering="amount")
     def amount_display(self, obj):
-        return f"{obj.amount:,.2f}"
+        return money(obj.amount)
+
+    @display(description="Balance before")
+    def previous_balance_money(self, obj):
+        return money(obj.previous_balance)
+
+    @display(description="Balance after")
+    def new_balance_money(self, obj):
+        return money(obj.new_balance)
 
     @display(
         description="Status", ordering="status", label={CreditStatus(k).label: v for k, v in STATUS_COLOURS.items()}
@@ -140,7 +149,7 @@ class CreditRequestAdmin(ModelAdmin):
                 services.credit_request_reject(credit_request=credit, actor=request.user, reason=reason)
         except DomainError as exc:
             self.message_user(
-                request, f"{credit.user.full_name}, SZL {credit.amount:,.2f}: {exc.message}", messages.ERROR
+                request, f"{credit.user.full_name}, {money(credit.amount)}: {exc.message}", messages.ERROR
             )
             return False
         return True
@@ -193,7 +202,7 @@ class CreditRequestAdmin(ModelAdmin):
                 form.add_error("reason", "A reason is required to reject a credit.")
             elif self._decide(request, credit, approve=approve, reason=reason):
                 verb = "approved: the wallet is credited" if approve else "rejected"
-                self.message_user(request, f"Credit of SZL {credit.amount:,.2f} {verb}.", messages.SUCCESS)
+                self.message_user(request, f"Credit of {money(credit.amount)} {verb}.", messages.SUCCESS)
                 return self._back(credit.pk)
             else:
                 return self._back(credit.pk)
@@ -203,7 +212,7 @@ class CreditRequestAdmin(ModelAdmin):
             "original": credit,
             "approve": approve,
             "form": form,
-            "title": f"{'Approve' if approve else 'Reject'} SZL {credit.amount:,.2f} for {credit.user.full_name}?",
+            "title": f"{'Approve' if approve else 'Reject'} {money(credit.amount)} for {credit.user.full_name}?",
         }
         return TemplateResponse(request, "kyc/admin/credit_decision.html", context)
 

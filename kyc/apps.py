@@ -6,7 +6,7 @@ class KycConfig(AppConfig):
     verbose_name = "KYC users"
 
     def ready(self):
-        from backoffice import demo, navigation, principals, roles
+        from backoffice import audit_names, demo, navigation, principals, roles
         from kyc import demo as kyc_demo
         from kyc.customer_view import register_panels
         from kyc.services.auth import PRINCIPAL
@@ -41,3 +41,7 @@ class KycConfig(AppConfig):
                 ),
             ],
         )
+
+        # what the audit log's entries are about, by name
+        audit_names.register("kyc_user", "kyc.PlatformUser")
+        audit_names.register("user", "kyc.PlatformUser")  # a principal signing in

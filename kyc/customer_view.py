@@ -8,8 +8,9 @@ investigation material, not something support or finance need.
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from backoffice.money import money
 from kyc import panels, selectors
-from kyc.flows_svg import money, money_flow_svg
+from kyc.flows_svg import money_flow_svg
 
 INVESTIGATE = panels.for_capability("users.investigate")
 VERIFICATIONS_SHOWN = 10

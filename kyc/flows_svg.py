@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from django.utils.html import escape
 
+from backoffice.money import money
 from kyc.selectors import Counterparty, MoneyFlows
 
 WIDTH, HEIGHT = 760, 500
@@ -24,10 +25,6 @@ HALO = ' paint-order="stroke" stroke="#fff" stroke-width="3" stroke-linejoin="ro
 
 def _short(name: str, size: int = 18) -> str:
     return name if len(name) <= size else name[: size - 1] + "…"
-
-
-def money(value: Decimal) -> str:
-    return f"SZL {value:,.2f}"
 
 
 def _edge(x1, y1, x2, y2, party: Counterparty, widest: Decimal) -> str:

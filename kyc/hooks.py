@@ -33,6 +33,11 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
 ``identity_duplicate_decided(user=..., other_user_ids=..., approved=..., note=..., actor=..., source=...)``
     An identity check that found possible duplicates was decided by staff (``approved``: the identity stands,
     the duplicates are explained; else rejected). Compliance decides the duplicate alerts of those pairs.
+``risk_scores(users=[...]) -> {user_id: score}``
+    The risk score (0..100) the records indicate for each user, answered by one higher app (compliance's
+    ``risk.risk_scores``: the PEP flag, SARs, open alerts, verification, money abroad). kyc's risk service
+    asks it on every change of a fact, so the stored score never drifts from the facts; without an answer
+    the stored score stays as it is.
 ``purge_held(user=...) -> bool``
     Asked before a user is purged; any True refuses the purge with 409
     RETENTION_HOLD (compliance: the user is part of a SAR).
@@ -49,3 +54,4 @@ user_name_changed = Hook("user_name_changed")
 purge_held = Hook("purge_held")
 identity_duplicate = Hook("identity_duplicate")
 identity_duplicate_decided = Hook("identity_duplicate_decided")
+risk_scores = Hook("risk_scores")

@@ -6,7 +6,7 @@ class VendorsConfig(AppConfig):
     verbose_name = "Vendors"
 
     def ready(self):
-        from backoffice import demo, navigation, principals, roles
+        from backoffice import audit_names, demo, navigation, principals, roles
         from vendors import demo as vendors_demo
         from vendors.services import PRINCIPAL
 
@@ -26,3 +26,6 @@ class VendorsConfig(AppConfig):
                 ),
             ],
         )
+
+        # what the audit log's entries are about, by name
+        audit_names.register("vendor", "vendors.Vendor")

@@ -7,7 +7,7 @@ class VerificationConfig(AppConfig):
     verbose_name = "Verification"
 
     def ready(self):
-        from backoffice import demo, metrics, navigation, periodic, roles
+        from backoffice import audit_names, demo, metrics, navigation, periodic, roles
         from verification import demo as verification_demo
         from verification import metrics as verification_metrics
         from verification.customer_view import register_panels
@@ -39,3 +39,6 @@ class VerificationConfig(AppConfig):
                 ),
             ],
         )
+
+        # what the audit log's entries are about, by name
+        audit_names.register("verification_job", "verification.VerificationJob")

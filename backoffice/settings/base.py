@@ -94,6 +94,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # money is shown one way everywhere: {{ amount|money }} -> "SZL 1,334.06"
+            "builtins": ["backoffice.templatetags.money"],
         },
     },
 ]

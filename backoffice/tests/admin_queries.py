@@ -23,19 +23,20 @@ def admin_browser(role: str = StaffRole.ADMIN) -> Client:
     return client
 
 
-def queries_of(client: Client, url: str) -> list[str]:
+def queries_of(client: Client, url: str, data: dict | None = None) -> list[str]:
+    """The queries of a GET of ``url`` (a POST of ``data`` when given: a page that answers a posted form)."""
     with CaptureQueriesContext(connection) as captured:
-        response = client.get(url)
+        response = client.get(url) if data is None else client.post(url, data)
     assert response.status_code == 200, (url, response.status_code)
     return [query["sql"] for query in captured.captured_queries]
 
 
-def assert_flat(client: Client, url: str, grow, *, by: int = 4) -> int:
+def assert_flat(client: Client, url: str, grow, *, by: int = 4, data: dict | None = None) -> int:
     """The page at ``url`` costs as many queries after ``grow(by)`` added rows as before; returns the count."""
-    queries_of(client, url)  # warm caches (content types, session) so both measurements see the same
-    before = queries_of(client, url)
+    queries_of(client, url, data)  # warm caches (content types, session) so both measurements see the same
+    before = queries_of(client, url, data)
     grow(by)
-    after = queries_of(client, url)
+    after = queries_of(client, url, data)
     extra = "\n".join(f"{n} x {sql[:400]}" for sql, n in (_shapes(after) - _shapes(before)).items())
     assert len(after) == len(before), f"{url}: {len(before)} queries, then {len(after)} after adding {by}:\n{extra}"
     return len(after)

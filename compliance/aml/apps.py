@@ -9,7 +9,7 @@ class AmlConfig(AppConfig):
     verbose_name = "Compliance: AML rules and alerts"
 
     def ready(self):
-        from backoffice import roles
+        from backoffice import audit_names, roles
         from compliance.aml.engine.hooks import screen_transaction
         from compliance.aml.services.held import on_held_transaction_decided
         from compliance.aml.services.identity import duplicate_identity_alert, identity_decision_decides_alerts
@@ -49,3 +49,7 @@ class AmlConfig(AppConfig):
         )
         roles.grant_admin_permissions("alerts.read", {"compliance.view_alert", "compliance.view_alertevent"})
         roles.grant_admin_permissions("alerts.manage", {"compliance.change_alert"})
+
+        # what the audit log's entries are about, by name
+        audit_names.register("alert", "compliance.Alert")
+        audit_names.register("aml_rule", "compliance.AMLRule")

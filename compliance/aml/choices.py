@@ -35,13 +35,27 @@ class AlertStatus(models.TextChoices):
 
 
 class CloseReason(models.TextChoices):
-    """Why an officer closed an alert as a false positive (required with the note)."""
+    """Why an alert was closed as a false positive (required with the note).
+
+    The first five are an officer's choice (the interface's codes); the PEP ones are set only by a PEP match
+    review, which decides the match's alert: the question it asked ("is this user that PEP?") is answered.
+    """
 
     EXPLAINED_ACTIVITY = "EXPLAINED_ACTIVITY", "Activity explained"
     KNOWN_CUSTOMER_PATTERN = "KNOWN_CUSTOMER_PATTERN", "Known customer pattern"
     DATA_ERROR = "DATA_ERROR", "Data error"
     DUPLICATE_ALERT = "DUPLICATE_ALERT", "Duplicate alert"
     OTHER = "OTHER", "Other"
+    PEP_MATCH_DISMISSED = "PEP_MATCH_DISMISSED", "PEP match dismissed: not this PEP"
+    PEP_MATCH_CONFIRMED = "PEP_MATCH_CONFIRMED", "PEP match confirmed: handled as a PEP"
+
+
+# The reasons an officer may pick when closing an alert by hand (API, admin); the others belong to a service.
+OFFICER_CLOSE_REASONS = [
+    (value, label)
+    for value, label in CloseReason.choices
+    if value not in (CloseReason.PEP_MATCH_DISMISSED, CloseReason.PEP_MATCH_CONFIRMED)
+]
 
 
 class ProposalStatus(models.TextChoices):

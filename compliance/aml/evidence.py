@@ -3,15 +3,16 @@
 ``finding(alert, conditions)`` turns the hit's figures (``alert.details``, as
 the engine wrote them) and the rule's parameters (the version that raised the
 alert) into two sentences, one per rule type: what happened, and what the
-rule asks for. "5 senders sent SZL 32,500 within 72 hours" / "Rule: at least
-5 senders and SZL 30,000 within 72 hours". A figure the alert does not carry
-never breaks the page: the sentence falls back to the figures it has.
+rule asks for. "5 senders sent SZL 32,500.00 within 72 hours" / "Rule: at least
+5 senders and SZL 30,000.00 within 72 hours" (money as everywhere: ``backoffice.money``).
+A figure the alert does not carry never breaks the page: the sentence falls back to the figures it has.
 """
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from backoffice.money import money
 from compliance.aml.choices import AlertStatus, AlertType, CloseReason, RuleType
 from kyc.choices import TransactionType
 
@@ -22,15 +23,6 @@ CLOSED = (AlertStatus.CLOSED_FALSE_POSITIVE, AlertStatus.CLOSED_SAR_FILED)
 class Finding:
     what: str
     rule: str
-
-
-def money(value) -> str:
-    """SZL with thousands separators; cents only when there are some ("SZL 32,500", "SZL 4,999.50")."""
-    try:
-        amount = Decimal(str(value))
-    except (InvalidOperation, TypeError, ValueError):
-        return f"SZL {value}"
-    return f"SZL {amount:,.0f}" if amount == amount.to_integral_value() else f"SZL {amount:,.2f}"
 
 
 def number(value) -> str:

@@ -9,7 +9,7 @@ class PepsConfig(AppConfig):
     verbose_name = "Compliance: PEPs"
 
     def ready(self):
-        from backoffice import roles
+        from backoffice import audit_names, roles
         from compliance.peps.services.screening import screen_renamed_user_after_commit, screen_user_after_commit
         from kyc import hooks as kyc_hooks
 
@@ -26,5 +26,11 @@ class PepsConfig(AppConfig):
                 "compliance.change_pepmatch",
                 "compliance.view_pepmatchevent",
                 "compliance.view_screeningrun",
+                "compliance.view_namescreening",
             },
         )
+
+        # what the audit log's entries are about, by name
+        audit_names.register("pep", "compliance.PEP")
+        audit_names.register("pep_match", "compliance.PEPMatch")
+        audit_names.register("name_screening", "compliance.NameScreening")

@@ -35,3 +35,9 @@ class ScreeningStatus(models.TextChoices):
     RUNNING = "RUNNING", "Running"
     COMPLETED = "COMPLETED", "Completed"
     FAILED = "FAILED", "Failed"
+
+
+class ScreeningChannel(models.TextChoices):
+    ADMIN = "ADMIN", "Admin site"
+    API = "API", "API"
+    COMMAND = "COMMAND", "Management command"

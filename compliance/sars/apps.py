@@ -9,7 +9,7 @@ class SarsConfig(AppConfig):
     verbose_name = "Compliance: SARs"
 
     def ready(self):
-        from backoffice import roles
+        from backoffice import audit_names, roles
         from compliance.aml import hooks as aml_hooks
         from compliance.sars import (
             checks,  # noqa: F401 - registers the system checks
@@ -23,3 +23,6 @@ class SarsConfig(AppConfig):
         aml_hooks.sar_from_alert.register(sar_create_from_alert)
         goaml.check_settings()
         roles.grant_admin_permissions("sars.read", {"compliance.view_sar", "compliance.view_sartransition"})
+
+        # what the audit log's entries are about, by name
+        audit_names.register("sar", "compliance.SAR")

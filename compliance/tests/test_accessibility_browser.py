@@ -78,3 +78,67 @@ def test_dashboard_alert_sar_and_user_pages_have_no_serious_violation(page, live
         name.strip() in ("Alerts", "notification_important\nAlerts")
         and page.locator("nav [aria-hidden=true].material-symbols-outlined").count() > 0
     )
+
+
+def admin_pages() -> dict[str, str]:
+    """Every changelist of the admin site, a change page per model (its first row), and the pages of our own."""
+    from django.contrib import admin
+
+    pages = {"dashboard": reverse("admin:index")}
+    for model in sorted(admin.site._registry, key=lambda m: m._meta.label):
+        info = (model._meta.app_label, model._meta.model_name)
+        pages[f"{model._meta.label} list"] = reverse("admin:{}_{}_changelist".format(*info))
+        first = model._default_manager.order_by("pk").first()
+        if first is not None:
+            pages[f"{model._meta.label} page"] = reverse("admin:{}_{}_change".format(*info), args=[first.pk])
+    pages.update(
+        {
+            "screen a name": reverse("admin:compliance_pep_screen"),
+            "PEP import": reverse("admin:compliance_pep_import"),
+            "new SAR": reverse("admin:compliance_sar_new"),
+            "password": reverse("admin:password_change"),
+        }
+    )
+    from compliance.peps.models.pep import PEPMatch
+    from compliance.sars.models.sar import SAR
+
+    if match := PEPMatch.objects.order_by("pk").first():
+        pages["PEP match review"] = reverse("admin:compliance_pepmatch_dismiss_match", args=[match.pk])
+    if draft := SAR.objects.filter(status="DRAFT").order_by("pk").first():
+        pages["SAR draft"] = reverse("admin:compliance_sar_edit", args=[draft.pk])
+    return pages
+
+
+def test_every_admin_page_has_a_main_landmark_and_no_serious_violation(page, live_server, media):  # noqa: F811
+    import io
+
+    from django.core.management import call_command
+
+    call_command("seed_demo", stdout=io.StringIO())
+    admin_staff = StaffFactory(email="a11y-admin@example.com", role=StaffRole.ADMIN, first_name="Zanele")
+    sign_in(page, live_server, admin_staff.email, PASSWORD)
+    problems: dict[str, list[str]] = {}
+    pages = admin_pages()
+    assert len(pages) > 30  # every app's models, listed and opened
+    for name, url in pages.items():
+        response = page.goto(live_server.url + url)
+        assert response.status == 200, (name, url, response.status)
+        page.wait_for_load_state("networkidle")
+        found = serious_violations(page)
+        if page.locator("main").count() != 1:
+            found.append(f"{page.locator('main').count()} <main> landmarks (one expected)")
+        if found:
+            problems[name] = found
+    assert not problems, "\n".join(f"{name}: {line}" for name, lines in problems.items() for line in lines)
+
+    # the customer's timeline scrolls: the keyboard reaches it
+    user = reverse("admin:kyc_platformuser_change", args=[_demo_user_with_history()])
+    page.goto(live_server.url + user)
+    page.focus("[data-testid=timeline]")
+    assert page.evaluate("document.activeElement.dataset.testid") == "timeline"
+
+
+def _demo_user_with_history():
+    from kyc.models import Transaction
+
+    return Transaction.objects.order_by("pk").values_list("user_id", flat=True).first()

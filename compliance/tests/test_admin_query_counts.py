@@ -37,6 +37,7 @@ COVERED = {
     "ruleproposal",
     "rulesnooze",
     "heldtransaction",
+    "namescreening",
 }
 
 

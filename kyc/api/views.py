@@ -117,7 +117,10 @@ class UserViewSet(ApiViewSet):
     @extend_schema(summary="Everything about a user, with a timeline and statistics", responses={200: s.HistoryOut})
     @action(detail=True, methods=["get"], **SINGLE)
     def history(self, request, pk=None):
-        history = selectors.user_history(user=self.get_object())
+        # the risk score's reasons name alerts, SARs and PEP matches: only for those who investigate (tipping-off)
+        history = selectors.user_history(
+            user=self.get_object(), risk_reasons=request.user.has_capability("users.investigate")
+        )
         return self.ok(s.HistoryOut(history, context={"request": request}).data)
 
     @extend_schema(

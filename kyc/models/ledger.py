@@ -14,6 +14,7 @@ from backoffice.errors import Forbidden
 from backoffice.fsm import transition_table
 from backoffice.jsondepth import BoundedJSONField
 from backoffice.models import Staff, StateChange
+from backoffice.money import money
 from kyc.choices import CREDIT_TYPES, Channel, CreditStatus, Decision, TransactionStatus, TransactionType
 from kyc.errors import FourEyesRequired
 from kyc.models.users import MONEY, PlatformUser
@@ -90,7 +91,7 @@ class Transaction(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="kyc_tx_amount_positive")]
 
     def __str__(self):
-        return f"{self.reference} {self.type} {self.amount} SZL"
+        return f"{self.reference} {self.type} {money(self.amount, self.currency)}"
 
     @property
     def is_credit(self) -> bool:
@@ -160,7 +161,7 @@ class CreditRequest(ConcurrentTransitionMixin, models.Model):
         indexes = [models.Index(fields=["status", "-created_at"], name="kyc_credit_request_queue")]
 
     def __str__(self):
-        return f"Credit of SZL {self.amount:,.2f} ({self.get_status_display().lower()})"
+        return f"Credit of {money(self.amount)} ({self.get_status_display().lower()})"
 
     @property
     def went_through_approval(self) -> bool:

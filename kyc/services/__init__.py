@@ -12,7 +12,7 @@ from kyc.services.credit import (
 from kyc.services.documents import user_document_store, user_document_upload
 from kyc.services.ledger import new_reference, transaction_record
 from kyc.services.names import user_name_index, user_name_index_rebuild
-from kyc.services.risk import RiskChange, RiskFlag, risk_rating_for, user_risk_flag, user_risk_flag_many
+from kyc.services.risk import RiskChange, risk_rating_for, user_risk_refresh, user_risk_refresh_many
 from kyc.services.users import user_archive, user_purge, user_unarchive, user_update
 from kyc.services.verification import (
     IdentityFacts,
@@ -30,7 +30,6 @@ __all__ = [
     "credit_request_reject",
     "needs_approval",
     "RiskChange",
-    "RiskFlag",
     "new_reference",
     "risk_rating_for",
     "transaction_record",
@@ -43,8 +42,8 @@ __all__ = [
     "user_name_index_rebuild",
     "user_purge",
     "user_register",
-    "user_risk_flag",
-    "user_risk_flag_many",
+    "user_risk_refresh",
+    "user_risk_refresh_many",
     "user_unarchive",
     "user_update",
     "user_identity_duplicate",

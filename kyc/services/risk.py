@@ -1,16 +1,20 @@
 """Writes on a user's risk: the score (0..100), the rating it implies, and the potential-PEP flag.
 
-Higher apps change a user's risk only here (compliance's PEP screening: a match raises the score and flags the
-user, a dismissed match takes its points back), so the cap, the rating and the audit entry hold whoever asks.
+The stored score is what the facts in the records indicate, computed by the one risk function (the
+``kyc.hooks.risk_scores`` hook, answered by ``compliance.risk``): every service that changes a fact that
+feeds it (a PEP match or its review, a SAR, an alert raised or closed, an identity check's outcome) calls
+``user_risk_refresh_many`` in its own transaction, so the stored score and rating never drift from the
+facts, and each change is audited with its reason (the customer's timeline shows it).
 """
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
 from backoffice.services import Actor, audit_batch
-from kyc import events
+from kyc import events, hooks
 from kyc.choices import RiskRating
 from kyc.models import PlatformUser
 
@@ -18,8 +22,16 @@ MAX_SCORE = 100
 # A score from here up is rated MEDIUM, and from HIGH_FROM up HIGH (the demo users follow the same bands).
 MEDIUM_FROM = 40
 HIGH_FROM = 70
-_RANK = {RiskRating.LOW: 0, RiskRating.MEDIUM: 1, RiskRating.HIGH: 2}
 CHUNK = 500
+# what the risk function reads of a user itself (the rest it counts in the records)
+RISK_FIELDS = (
+    "pk",
+    "current_risk_score",
+    "risk_rating",
+    "is_potential_pep",
+    "verification_status",
+    "occupation",
+)
 
 
 def risk_rating_for(score: int) -> str:
@@ -32,18 +44,8 @@ def risk_rating_for(score: int) -> str:
 
 
 @dataclass(frozen=True)
-class RiskFlag:
-    """A change asked for: ``points`` added to the score (negative to take points back), and the PEP flag
-    set to ``potential_pep`` (None leaves it as it is)."""
-
-    user_id: object
-    points: int = 0
-    potential_pep: bool | None = None
-
-
-@dataclass(frozen=True)
 class RiskChange:
-    """What one flag did: ``applied`` is the points really added after the 0..100 cap."""
+    """What a refresh did to one user: ``applied`` is the change of the score (negative when it fell)."""
 
     user_id: object
     applied: int
@@ -54,58 +56,70 @@ class RiskChange:
 
 
 @transaction.atomic
-def user_risk_flag_many(*, flags: list[RiskFlag], reason: str, actor: Actor = None) -> list[RiskChange]:
-    """Apply the flags in order (several may name one user); one RiskChange per flag, in the same order.
+def user_risk_refresh_many(
+    *,
+    user_ids: Iterable,
+    reason: str,
+    actor: Actor = None,
+    potential_pep: Mapping[object, bool] | None = None,
+) -> dict[object, RiskChange]:
+    """Set each user's PEP flag (``potential_pep``, where given), then their score and rating from the facts.
 
-    Rows are locked in primary-key order, so two runs flagging overlapping users cannot deadlock. A raise
-    never lowers the rating (a HIGH user stays HIGH); taking points back rates the user from the new score.
-    One audit entry per user whose risk changed, with the reason.
+    Rows are locked in primary-key order, so two writers refreshing overlapping users cannot deadlock; the
+    flag is written before the score is computed (it is one of the facts). One audit entry per user whose
+    risk changed, with ``reason``. A purged user is skipped. Returns the change of each user found.
     """
-    ids = list(dict.fromkeys(flag.user_id for flag in flags))
+    ids = list(dict.fromkeys(user_ids))
+    flags = dict(potential_pep or {})
     users: dict = {}
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
         locked = PlatformUser.objects.select_for_update().filter(pk__in=chunk).order_by("pk")
-        users.update({u.pk: u for u in locked.only("pk", "current_risk_score", "risk_rating", "is_potential_pep")})
+        users.update({u.pk: u for u in locked.only(*RISK_FIELDS)})
+    if not users:
+        return {}
     before = {pk: (u.current_risk_score, u.risk_rating, u.is_potential_pep) for pk, u in users.items()}
-    changes = []
-    for flag in flags:
-        user = users.get(flag.user_id)
-        if user is None:  # purged meanwhile: nothing to flag
-            changes.append(RiskChange(flag.user_id, 0, 0, RiskRating.LOW, False, False))
-            continue
-        score = max(0, min(MAX_SCORE, user.current_risk_score + flag.points))
-        applied = score - user.current_risk_score
-        rating = risk_rating_for(score)
-        if applied >= 0 and _RANK[rating] < _RANK.get(user.risk_rating, 0):
-            rating = user.risk_rating
-        was = (user.current_risk_score, user.risk_rating, user.is_potential_pep)
-        user.current_risk_score, user.risk_rating = score, rating
-        if flag.potential_pep is not None:
-            user.is_potential_pep = flag.potential_pep
-        now = (user.current_risk_score, user.risk_rating, user.is_potential_pep)
-        changes.append(RiskChange(user.pk, applied, score, rating, user.is_potential_pep, now != was))
-    touched = [u for pk, u in users.items() if (u.current_risk_score, u.risk_rating, u.is_potential_pep) != before[pk]]
+    for pk, user in users.items():
+        if pk in flags:
+            user.is_potential_pep = bool(flags[pk])
+    flagged = [u for pk, u in users.items() if u.is_potential_pep != before[pk][2]]
     moment = timezone.now()
-    # one UPDATE per distinct outcome (at most a few hundred: 101 scores, 3 ratings, 2 flags) instead of a
-    # CASE per row, which a screening flagging thousands of users at once would spend seconds compiling
-    outcomes: dict[tuple, list] = {}
-    for user in touched:
-        outcomes.setdefault((user.current_risk_score, user.risk_rating, user.is_potential_pep), []).append(user.pk)
-    for (score, rating, flagged), pks in outcomes.items():
+    for value in (True, False):
+        pks = [u.pk for u in flagged if u.is_potential_pep is value]
         for start in range(0, len(pks), CHUNK):
             PlatformUser.objects.filter(pk__in=pks[start : start + CHUNK]).update(
-                current_risk_score=score, risk_rating=rating, is_potential_pep=flagged, updated_at=moment
+                is_potential_pep=value, updated_at=moment
+            )
+    scores = hooks.risk_scores.first(users=list(users.values())) or {}
+    for pk, user in users.items():
+        if pk in scores:
+            user.current_risk_score = max(0, min(MAX_SCORE, int(scores[pk])))
+            user.risk_rating = risk_rating_for(user.current_risk_score)
+    after = {pk: (u.current_risk_score, u.risk_rating, u.is_potential_pep) for pk, u in users.items()}
+    # one UPDATE per distinct outcome (at most a few hundred: 101 scores, 3 ratings) instead of a CASE per row,
+    # which a screening flagging thousands of users at once would spend seconds compiling
+    outcomes: dict[tuple, list] = {}
+    for pk, now in after.items():
+        if now[:2] != before[pk][:2]:
+            outcomes.setdefault(now[:2], []).append(pk)
+    for (score, rating), pks in outcomes.items():
+        for start in range(0, len(pks), CHUNK):
+            PlatformUser.objects.filter(pk__in=pks[start : start + CHUNK]).update(
+                current_risk_score=score, risk_rating=rating, updated_at=moment
             )
     with audit_batch():
-        for user in touched:
-            after = (user.current_risk_score, user.risk_rating, user.is_potential_pep)
-            events.user_risk_changed(actor=actor, user_id=user.pk, before=before[user.pk], after=after, reason=reason)
-    return changes
+        for pk, now in after.items():
+            if now != before[pk]:
+                events.user_risk_changed(actor=actor, user_id=pk, before=before[pk], after=now, reason=reason)
+    return {
+        pk: RiskChange(pk, now[0] - before[pk][0], now[0], now[1], now[2], now != before[pk])
+        for pk, now in after.items()
+    }
 
 
-def user_risk_flag(
-    *, user_id, points: int = 0, potential_pep: bool | None = None, reason: str, actor: Actor = None
-) -> RiskChange:
-    """One user's risk change (see ``user_risk_flag_many``)."""
-    return user_risk_flag_many(flags=[RiskFlag(user_id, points, potential_pep)], reason=reason, actor=actor)[0]
+def user_risk_refresh(
+    *, user_id, reason: str, actor: Actor = None, potential_pep: bool | None = None
+) -> RiskChange | None:
+    """One user's refresh (see ``user_risk_refresh_many``); None when the user is gone."""
+    flags = {} if potential_pep is None else {user_id: potential_pep}
+    return user_risk_refresh_many(user_ids=[user_id], reason=reason, actor=actor, potential_pep=flags).get(user_id)

@@ -17,6 +17,7 @@ from kyc import events, hooks
 from kyc.choices import VerificationStatus, VerificationType
 from kyc.models import PlatformUser, VerificationRecord
 from kyc.services.ledger import lock_user
+from kyc.services.risk import user_risk_refresh
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,10 @@ def user_verification_close(
             status=status, notes=notes[:NOTE_MAX_LENGTH], completed_at=now
         )
     events.user_verified(actor=actor, user=locked, status=status, record=record, diff=changes)
+    # the outcome is one of the facts the risk score reads
+    risk = user_risk_refresh(user_id=locked.pk, reason=f"Identity verification {status.lower()}", actor=actor)
+    if risk is not None:
+        locked.current_risk_score, locked.risk_rating = risk.score, risk.rating
     return locked
 
 

@@ -22,6 +22,7 @@ from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import image_thumbnail_png
+from kyc.models import PlatformUser
 from verification import selectors, services
 from verification.choices import Decision, ImageRole, JobStatus, Stage
 from verification.models import VerificationJob, VerificationJobEvent
@@ -248,8 +249,21 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
             )
             if document_id
         ]
+        # the other users by name (one query), not by a truncated id; a purged user keeps the id
+        others = {
+            str(u.pk): u
+            for u in PlatformUser.objects.filter(pk__in=[d["user_id"] for d in job.duplicates or []]).only(
+                "pk", "first_name", "last_name", "phone_number"
+            )
+        }
         duplicates = [
-            {**d, "url": reverse("admin:kyc_platformuser_change", args=[d["user_id"]])} for d in job.duplicates or []
+            {
+                **d,
+                "url": reverse("admin:kyc_platformuser_change", args=[d["user_id"]]),
+                "name": others[str(d["user_id"])].full_name if str(d["user_id"]) in others else "",
+                "phone": others[str(d["user_id"])].phone_number if str(d["user_id"]) in others else "",
+            }
+            for d in job.duplicates or []
         ]
         stages = [
             {

@@ -33,16 +33,16 @@ from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
 from backoffice import roles
-from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, StateHistoryInline
+from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator
 from backoffice.choices import StaffRole
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.models import Staff
 from compliance.aml import evidence, hooks
-from compliance.aml.choices import AlertStatus, CloseReason
+from compliance.aml.choices import OFFICER_CLOSE_REASONS, AlertStatus
 from compliance.aml.filtersets import severity_rank
-from compliance.aml.models.alerts import ALERT_TRANSITIONS, OPEN_STATES, Alert, AlertEvent
+from compliance.aml.models.alerts import ALERT_TRANSITIONS, OPEN_STATES, Alert
 from compliance.aml.models.rules import AMLRuleVersion
 from compliance.aml.services import alerts as services
 from compliance.casework import deadlines
@@ -135,17 +135,23 @@ class PriorityFilter(admin.SimpleListFilter):
         return queryset.exclude(deadlines.alerts_past_share_q(following, now=now)) if following else queryset
 
 
-class AlertEventInline(StateHistoryInline):
-    model = AlertEvent
-    verbose_name = "event"
-    verbose_name_plural = "History as recorded"
-    fields = ("created_at", "from_status", "to_status", "actor", "reason_code", "note")
-    readonly_fields = fields
+_KEPT = "alert_triage_kept"
+
+
+def _keep_choices(request, alert) -> None:
+    """A refused triage step redirects back to the alert page: keep the reason, note and colleague chosen, so the
+    officer corrects what was missing instead of choosing everything again."""
+    request.session[_KEPT] = {
+        "alert": str(alert.pk),
+        "reason_code": request.POST.get("reason_code", "")[:64],
+        "note": request.POST.get("note", "")[:NOTE_MAX_LENGTH],
+        "assignee": request.POST.get("assignee", "")[:64],
+    }
 
 
 class BulkForm(forms.Form):
     assignee = forms.ModelChoiceField(queryset=Staff.objects.none(), required=False, label="Colleague")
-    reason_code = forms.ChoiceField(choices=[("", "Choose a reason"), *CloseReason.choices], required=False)
+    reason_code = forms.ChoiceField(choices=[("", "Choose a reason"), *OFFICER_CLOSE_REASONS], required=False)
     note = forms.CharField(max_length=NOTE_MAX_LENGTH, required=False, widget=forms.Textarea(attrs={"rows": 3}))
     confirm_others = forms.BooleanField(required=False)
 
@@ -206,7 +212,8 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
     search_fields = ("user__first_name", "user__last_name", "user__phone_number", "rule__rule_id")
     show_full_result_count = False
     paginator = EstimatedCountPaginator
-    inlines = [AlertEventInline]
+    # the history is shown once, as sentences, by the triage template (alert_triage.html): no raw inline table
+    inlines = []
     actions = list(BULK_ACTIONS) + ["file_sar"]
     change_form_outer_before_template = "compliance/alert_triage.html"
     fieldsets = (
@@ -311,6 +318,9 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
         extra_context = extra_context or {}
         if alert is not None:
             extra_context.update(self._triage_context(request, alert))
+            # what the officer chose in a triage step that was refused (kept for this one page after the redirect)
+            kept = request.session.pop(_KEPT, None) if request.method == "GET" else None
+            extra_context["triage_kept"] = kept if kept and kept.get("alert") == str(alert.pk) else {}
         return super().change_view(request, object_id, form_url, extra_context)
 
     def _triage_context(self, request, alert) -> dict:
@@ -339,7 +349,7 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
             "may_triage": may_act,
             "moves": moves,
             "statuses": AlertStatus,
-            "close_reasons": CloseReason.choices,
+            "close_reasons": OFFICER_CLOSE_REASONS,
             "colleagues": list(assignable_staff().exclude(pk=request.user.pk)) if may_act else [],
             "assigned_to_other": others,
             "triage_url": reverse("admin:compliance_alert_triage", args=[alert.pk]),
@@ -380,11 +390,13 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
                 f"This alert is assigned to {name}. Tick the confirmation to act on it anyway.",
                 messages.WARNING,
             )
+            _keep_choices(request, alert)
             return back
         try:
             message = self._triage(request, alert, op)
         except DomainError as exc:
             self.message_user(request, exc.message, messages.ERROR)
+            _keep_choices(request, alert)
         else:
             self.message_user(request, message, messages.SUCCESS)
         return back

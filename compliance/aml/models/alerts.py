@@ -108,6 +108,3 @@ class AlertEvent(StateChange):
     class Meta(StateChange.Meta):
         app_label = "compliance"
         verbose_name = "alert event"
-
-    def __str__(self):
-        return f"{self.alert_id}: {self.from_status} -> {self.to_status}"

@@ -20,8 +20,10 @@ from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.models import Staff
 from backoffice.services import audit_entry, audit_record, audit_record_many
 from compliance.aml.choices import AlertStatus, AlertType, CloseReason
-from compliance.aml.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES, Alert, AlertEvent
+from compliance.aml.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES, OPEN_STATES, Alert, AlertEvent
 from kyc.choices import VerificationStatus
+from kyc.models import PlatformUser
+from kyc.services import user_risk_refresh_many
 
 CHUNK = 500
 
@@ -50,14 +52,33 @@ def _chunks(items: list, size: int = CHUNK):
         yield items[start : start + size]
 
 
+def _source(alert: Alert) -> str:
+    if alert.alert_type == AlertType.RULE:
+        return f"rule {alert.details.get('ruleId') or getattr(alert.rule, 'rule_id', '') or 'unknown'}"
+    return AlertType(alert.alert_type).label.lower()
+
+
+def risk_follow_alerts(*, alerts: Iterable[Alert], actor=None) -> None:
+    """The users of newly raised alerts: an open alert is a fact of their risk score (one refresh per reason)."""
+    sources: dict = {}
+    for alert in alerts:
+        sources.setdefault(alert.user_id, set()).add(_source(alert))
+    by_reason: dict[str, list] = {}
+    for user_id, names in sources.items():
+        by_reason.setdefault(f"Alert raised ({', '.join(sorted(names))})", []).append(user_id)
+    for reason, user_ids in by_reason.items():
+        user_risk_refresh_many(user_ids=user_ids, reason=reason, actor=actor)
+
+
 @transaction.atomic
-def alert_raise_many(*, alerts: Iterable[NewAlert], actor=None) -> list[Alert]:
+def alert_raise_many(*, alerts: Iterable[NewAlert], actor=None, follow_risk: bool = True) -> list[Alert]:
     """Raise the alerts whose key is new; returns those created (a re-run creates none).
 
     Each new alert starts OPEN with its transactions linked, one history row
     ("raised") and one audit entry. Safe against a concurrent run inserting
     the same key: the database's unique key decides, and only rows this call
-    inserted are linked and recorded.
+    inserted are linked and recorded. Their users' risk scores follow
+    (``follow_risk=False``: the caller refreshes them itself, with more facts).
     """
     by_key = {spec.dedup_key: spec for spec in alerts}
     if not by_key:
@@ -106,6 +127,8 @@ def alert_raise_many(*, alerts: Iterable[NewAlert], actor=None) -> list[Alert]:
             for a in created
         ]
     )
+    if follow_risk:
+        risk_follow_alerts(alerts=created, actor=actor)
     return created
 
 
@@ -156,6 +179,10 @@ def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "", rea
         )
     note = _clean_note(note)
     reason_code = _check_reason_code(reason_code)
+    # the customer first, then the alert: the order of every writer that holds both (a SAR being filed locks its
+    # subject and escalates the alerts it cites; a move here may refresh the customer's risk score), so two of
+    # them can never wait on each other
+    list(PlatformUser.objects.select_for_update().filter(pk=alert.user_id).values_list("pk", flat=True))
     locked = Alert.objects.select_for_update().get(pk=alert.pk)
     method = ALERT_TRANSITIONS.get((locked.status, to_status))
     if method is None:
@@ -198,6 +225,10 @@ def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "", rea
         object_id=locked.pk,
         changes={"from": previous, "to": to_status, "note": note, "reason_code": reason_code},
     )
+    if (previous in OPEN_STATES) != (to_status in OPEN_STATES):  # an open alert is a fact of the risk score
+        label = AlertStatus(to_status).label.lower()
+        reason = f"Alert {str(locked.pk)[:8]} ({_source(locked)}) {'reopened' if reopening else label}"
+        user_risk_refresh_many(user_ids=[locked.user_id], reason=reason, actor=actor)
     return locked
 
 

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin, TabularInline
 from unfold.contrib.filters.admin import ChoicesDropdownFilter
 from unfold.decorators import action, display
@@ -31,13 +31,21 @@ from backoffice.admin_base import (
 )
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
-from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningStatus
+from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningChannel, ScreeningStatus
 from compliance.peps.errors import PepImportExpired, UnreadablePepFile
 from compliance.peps.formats import FORMATS
-from compliance.peps.models.pep import PEP, PEPMatch, PEPMatchEvent, ScreeningRun, date_of_birth_problem
-from compliance.peps.selectors.pep import match_threshold, pep_screen, screening_coverage
+from compliance.peps.models.pep import (
+    PEP,
+    NameScreening,
+    PEPMatch,
+    PEPMatchEvent,
+    ScreeningRun,
+    date_of_birth_problem,
+)
+from compliance.peps.selectors.pep import match_threshold, screening_coverage
 from compliance.peps.services import imports
 from compliance.peps.services import pep as services
+from compliance.peps.services.name_screening import pep_name_screen
 from compliance.peps.services.pep_matches import pep_match_review
 
 STATUS_LABELS = {
@@ -236,16 +244,22 @@ class PEPAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         )
 
     def screen_view(self, request):
+        """A name is posted, never put in the URL (it would sit in logs and history); each screening is recorded."""
         _require(request)
-        form = ScreenForm(request.GET or None)
+        form = ScreenForm(request.POST if request.method == "POST" else None)
         hits = None
         if form.is_valid():
             data = form.cleaned_data
+            screened = pep_name_screen(
+                actor=request.user,
+                channel=ScreeningChannel.ADMIN,
+                name=data["name"],
+                date_of_birth=data["date_of_birth"],
+                country=data["country"],
+            )
             hits = [
                 {"pep": hit.pep, "score": hit.match.score, "explanation": explanation_html(hit.match.explanation)}
-                for hit in pep_screen(
-                    name=data["name"], date_of_birth=data["date_of_birth"] or None, country=data["country"] or None
-                )
+                for hit in screened.hits
             ]
         return self._page(
             request,
@@ -254,6 +268,7 @@ class PEPAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             form=form,
             hits=hits,
             threshold=match_threshold(),
+            screenings_url=reverse("admin:compliance_namescreening_changelist"),
         )
 
     def import_view(self, request):
@@ -341,15 +356,14 @@ class ImportForm(forms.Form):
 
 
 class ReviewForm(forms.Form):
-    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000, required=False)
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
 
     def __init__(self, *args, status: str, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["note"].required = status == PEPMatchStatus.DISMISSED
         self.fields["note"].help_text = (
-            "Why this user is not the PEP (kept in the match's history and the audit log)"
+            "Why this user is not the PEP (kept in the match's history, on its alert and in the audit log)"
             if status == PEPMatchStatus.DISMISSED
-            else "What confirmed it (optional)"
+            else "What confirmed it (kept in the match's history, on its alert and in the audit log)"
         )
 
 
@@ -591,6 +605,61 @@ class ScreeningRunAdmin(ReadOnlyAdminMixin, ModelAdmin):
     @display(description="Seconds")
     def duration(self, obj):
         return f"{obj.seconds:.2f}" if obj.seconds is not None else "—"
+
+
+# ---------------------------------------------------------------- names screened by hand
+
+
+@admin.register(NameScreening)
+class NameScreeningAdmin(ReadOnlyAdminMixin, ModelAdmin):
+    """Every name screened by hand (admin page or API): who asked about whom, when, and the answer. Evidence:
+    nobody adds, changes or deletes one."""
+
+    list_display = ("screened_at", "name", "date_of_birth", "country", "hit_count", "best_hit", "who", "channel")
+    list_filter = ("channel",)
+    search_fields = ("name", "actor_email")
+    show_full_result_count = False
+    paginator = EstimatedCountPaginator
+    list_per_page = 50
+    ordering = ("-screened_at", "-id")
+    fields = (
+        "screened_at",
+        "who",
+        "channel",
+        "name",
+        "date_of_birth",
+        "country",
+        "aliases",
+        "matcher_version",
+        "threshold",
+        "hit_count",
+        "answer",
+    )
+    readonly_fields = fields
+
+    def has_module_permission(self, request):
+        return may_manage_peps(request)
+
+    @display(description="Screened by", ordering="actor_email")
+    def who(self, obj):
+        return obj.actor_email or "system"
+
+    @display(description="Best match")
+    def best_hit(self, obj):
+        return f"{obj.hits[0]['name']} ({obj.hits[0]['score']:.2f})" if obj.hits else "—"
+
+    @display(description="Answer")
+    def answer(self, obj):
+        if not obj.hits:
+            return "No active PEP matched."
+        return format_html(
+            "<ol>{}</ol>",
+            format_html_join(
+                "",
+                "<li>{} ({}): {}</li>",
+                ((h["name"], h["category"], f"{h['score']:.2f}") for h in obj.hits),
+            ),
+        )
 
 
 # ---------------------------------------------------------------- dashboard

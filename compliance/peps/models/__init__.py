@@ -1,5 +1,13 @@
-"""The PEP list, its name keys, matches against our users and screening runs."""
+"""The PEP list, its name keys, matches against our users, screening runs and names screened by hand."""
 
-from compliance.peps.models.pep import PEP, PEPMatch, PEPMatchEvent, PEPNameKey, ScreeningRun, UserScreening
+from compliance.peps.models.pep import (
+    PEP,
+    NameScreening,
+    PEPMatch,
+    PEPMatchEvent,
+    PEPNameKey,
+    ScreeningRun,
+    UserScreening,
+)
 
-__all__ = ["PEP", "PEPMatch", "PEPMatchEvent", "PEPNameKey", "ScreeningRun", "UserScreening"]
+__all__ = ["PEP", "NameScreening", "PEPMatch", "PEPMatchEvent", "PEPNameKey", "ScreeningRun", "UserScreening"]

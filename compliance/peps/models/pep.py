@@ -19,7 +19,7 @@ from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
 from backoffice.fsm import transition_table
 from backoffice.models import StateChange
-from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningStatus, ScreeningTrigger
+from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningChannel, ScreeningStatus, ScreeningTrigger
 from kyc.names import MATCHER_VERSION, normalise_country
 
 NAME_MAX = 300
@@ -281,6 +281,37 @@ class ScreeningRun(models.Model):
     @property
     def seconds(self) -> float | None:
         return (self.finished_at - self.started_at).total_seconds() if self.finished_at else None
+
+
+class NameScreening(models.Model):
+    """A name screened by hand against the PEP list (the admin's "screen a name" page or the API): evidence of
+    who asked about whom, when, and what the list answered (the hits as they were, best first)."""
+
+    HITS_KEPT = 50
+
+    id = models.BigAutoField(primary_key=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor_email = models.CharField(max_length=254, blank=True, default="", help_text="Kept when the account goes")
+    channel = models.CharField(max_length=8, choices=ScreeningChannel.choices)
+    name = models.CharField(max_length=NAME_MAX)
+    date_of_birth = models.CharField(max_length=10, blank=True, default="")
+    country = models.CharField(max_length=100, blank=True, default="")
+    aliases = models.JSONField(default=list, blank=True)
+    matcher_version = models.CharField(max_length=16)
+    threshold = models.FloatField()
+    hit_count = models.PositiveIntegerField(default=0)
+    hits = models.JSONField(default=list, blank=True, help_text="[{pep_id, name, category, score}], best first")
+    screened_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        app_label = "compliance"
+        ordering = ["-screened_at", "-id"]
+        verbose_name = "name screening"
+
+    def __str__(self):
+        return f"{self.name} ({self.screened_at:%Y-%m-%d %H:%M})"
 
 
 class UserScreening(models.Model):

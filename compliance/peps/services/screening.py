@@ -10,10 +10,11 @@ Two directions, one matcher (``kyc.names``), one set of effects:
   PEPs' name index, after the commit of the registration (``screen_user_after_commit``).
 
 Every match is the pair (user, PEP name), one ``PEPMatch`` row. A new pair flags the user as a potential PEP,
-raises their risk score by ``RISK_POINTS`` (through ``kyc.services.user_risk_flag_many``: compliance never
-writes a user row itself) and raises one PEP_MATCH alert whose dedup key is the pair, so no re-run, re-import
-or delete-and-re-add ever raises it twice. A DISMISSED pair is left alone unless the PEP's matching content
-changed since the dismissal: then it returns to POTENTIAL with one new alert (its key carries the content).
+has their risk score recomputed from the facts (``kyc.services.user_risk_refresh_many``, the one risk
+function: compliance never writes a user row itself) and raises one PEP_MATCH alert whose dedup key is the
+pair, so no re-run, re-import or delete-and-re-add ever raises it twice. A DISMISSED pair is left alone
+unless the PEP's matching content changed since the dismissal: then it returns to POTENTIAL with one new
+alert (its key carries the content).
 Each run is recorded (``ScreeningRun``).
 """
 
@@ -36,14 +37,12 @@ from kyc import selectors as kyc_selectors
 from kyc.models import PlatformUser
 from kyc.name_index import stored, worth_searching
 from kyc.names import MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, NameFrequencies, Person, compare, lookup_keys
-from kyc.services import RiskFlag, user_risk_flag_many
+from kyc.services import user_risk_refresh_many
 
 logger = logging.getLogger("compliance.screening")
 
 PEP_BATCH = 200
 CHUNK = 500
-# What a new (or reopened) match adds to the user's risk score; taken back if an officer dismisses it.
-RISK_POINTS = 30
 # A match this strong raises a HIGH alert, a weaker one MEDIUM.
 HIGH_SCORE = 0.9
 # The response of a bulk upload lists at most this many matches (the counts always cover all).
@@ -404,19 +403,25 @@ def _apply(found: list[_Found], summary: MatchingSummary, actor) -> None:
     alerts = alert_raise_many(
         alerts=[_alert_for(row, best[(row.user_id, row.pep_name_key)], reopened=again) for row, again in raised],
         actor=actor,
+        follow_risk=False,  # refreshed below, with the PEP flag
     )
     by_key = {alert.dedup_key: alert for alert in alerts}
     summary.alerts_created += len(alerts)
     raised = [(row, again) for row, again in raised if alert_key(row, reopened=again) in by_key]
-    changes = user_risk_flag_many(
-        flags=[RiskFlag(row.user_id, RISK_POINTS, potential_pep=True) for row, _ in raised],
+    changes = user_risk_refresh_many(
+        user_ids=[row.user_id for row, _ in raised],
+        potential_pep={row.user_id: True for row, _ in raised},
         reason="PEP match",
         actor=actor,
     )
-    for (row, again), change in zip(raised, changes, strict=True):
-        row.risk_points = max(0, change.applied)
+    counted: set = set()
+    for row, again in raised:
+        change = changes.get(row.user_id)
+        # what the match (with its alert) added to the score: counted on the user's first new match of the run
+        row.risk_points = max(0, change.applied) if change and row.user_id not in counted else 0
+        counted.add(row.user_id)
         row.alert = by_key[alert_key(row, reopened=again)]
-        if change.changed:
+        if change and change.changed:
             summary.users_updated.add(row.user_id)
     owned = {row.pk for row, _ in raised}
     # a fresh pair whose alert another run raised is that run's row to write

@@ -82,13 +82,16 @@ def test_an_officer_dismisses_and_confirms_matches_with_a_note(page, live_server
     assert match.status == "DISMISSED" and match.reviewed_by == officer
     assert match.review_note == "A teacher in Manzini, not the brigadier"
     teacher.refresh_from_db()
-    assert teacher.is_potential_pep is False and teacher.current_risk_score == 0
+    assert teacher.is_potential_pep is False and teacher.current_risk_score == 10  # identity not verified yet
     assert AuditLog.objects.filter(action="pep_match.review", actor=officer, object_id=str(match.pk)).exists()
 
     page.click("text=PEP matches")
     page.click("#result_list >> text=Sibusiso Mkhonta")
     page.click("text=Confirm: the user is this PEP")
-    page.click("#review-form button[type=submit]")  # a confirmation needs no note
+    page.click("#review-form button[type=submit]")  # a confirmation needs its note too
+    assert page.locator("textarea[name=note]:invalid").count() == 1
+    page.fill("textarea[name=note]", "Same ID number as the gazette")
+    page.click("#review-form button[type=submit]")
     page.wait_for_selector("text=Match confirmed.")
     assert PEPMatch.objects.get(user=secretary).status == "CONFIRMED"
     assert "CONFIRMED" in page.inner_text("body")

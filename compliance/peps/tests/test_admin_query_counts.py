@@ -8,7 +8,7 @@ from django.urls import reverse
 from backoffice.choices import StaffRole
 from backoffice.tests.admin_queries import admin_browser, assert_flat
 from backoffice.tests.factories import StaffFactory
-from compliance.peps.models.pep import PEPMatch, ScreeningRun
+from compliance.peps.models.pep import NameScreening, PEPMatch, ScreeningRun
 from compliance.peps.services.pep_matches import pep_match_review
 from compliance.peps.tests.conftest import add_pep, make_user
 
@@ -86,8 +86,20 @@ def test_screening_runs_and_the_screening_page():
             add_pep(f"Sibusiso {'Ma' * (i + 2)}vimbela", aliases=["Sibusiso Mavimbela"])
 
     add_pep("Sibusiso Mavimbela")
-    url = f"{reverse('admin:compliance_pep_screen')}?name=Sibusiso+Mavimbela"
-    assert_flat(client, url, more_namesakes, by=3)
+    url = reverse("admin:compliance_pep_screen")
+    assert_flat(client, url, more_namesakes, by=3, data={"name": "Sibusiso Mavimbela"})
+    # every screening above is recorded: the list of names screened and one of them
+    assert_flat(client, reverse("admin:compliance_namescreening_changelist"), more_namesakes_screened)
+    screening = NameScreening.objects.first()
+    assert_flat(client, reverse("admin:compliance_namescreening_change", args=[screening.pk]), lambda n: None, by=0)
+
+
+def more_namesakes_screened(n):
+    from compliance.peps.choices import ScreeningChannel
+    from compliance.peps.services.name_screening import pep_name_screen
+
+    for i in range(n):
+        pep_name_screen(actor=None, channel=ScreeningChannel.API, name=f"Sibusiso {'Ma' * (i + 2)}vimbela")
 
 
 def test_dashboard_cards():

@@ -6,6 +6,7 @@ from compliance.aml.choices import AlertType
 from compliance.aml.models.alerts import Alert
 from compliance.peps.models.pep import PEP, PEPMatch
 from compliance.peps.tests.conftest import BASE, make_user, pep_body
+from compliance.risk import risk_picture
 
 pytestmark = pytest.mark.django_db
 
@@ -35,13 +36,14 @@ def test_a_match_flags_the_user_raises_the_risk_and_opens_one_pep_match_alert(of
     officer_api.post(BASE, pep_body("DAFILOZA, Bakotimu"), format="json")
     user.refresh_from_db()
     assert user.is_potential_pep is True
-    assert user.current_risk_score == before + 30
+    assert user.current_risk_score == risk_picture(user).indicated_score == 30 + 12 + 10  # flag, alert, unverified
     alert = Alert.objects.get(user=user)
     assert alert.alert_type == AlertType.PEP_MATCH
     assert alert.details["pepName"] == "DAFILOZA, Bakotimu"
     assert alert.details["explanation"]["matcherVersion"] and alert.details["score"] >= 0.8
     match = PEPMatch.objects.get(user=user)
-    assert match.status == "POTENTIAL" and match.alert == alert and match.risk_points == 30
+    assert match.status == "POTENTIAL" and match.alert == alert
+    assert match.risk_points == user.current_risk_score - before
 
 
 def test_a_shared_common_surname_is_not_a_match(officer_api):

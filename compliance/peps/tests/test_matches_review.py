@@ -7,6 +7,7 @@ import pytest
 from backoffice.models import AuditLog
 from compliance.peps.models.pep import PEPMatch
 from compliance.peps.tests.conftest import BASE, add_pep, make_user
+from compliance.risk import risk_picture
 
 pytestmark = pytest.mark.django_db
 MATCHES = f"{BASE}/matches"
@@ -46,16 +47,18 @@ def test_dismissing_takes_the_points_back_and_clears_the_flag(officer, matched):
     assert data["status"] == "DISMISSED" and data["note"] == "Different person"
     assert data["reviewedBy"]["id"] == str(staff.pk) and data["reviewedAt"]
     user.refresh_from_db()
-    assert user.is_potential_pep is False and user.current_risk_score == 0 and user.risk_rating == "LOW"
+    # no flag, the alert closed: what is left is the identity not verified yet
+    assert user.is_potential_pep is False and user.current_risk_score == 10 and user.risk_rating == "LOW"
     assert AuditLog.objects.filter(action="pep_match.review", object_id=str(match.pk)).exists()
 
 
 def test_confirming_keeps_the_flag_and_a_second_identical_move_is_409(officer_api, matched):
     user, _, match = matched
-    assert officer_api.put(f"{MATCHES}/{match.pk}", {"status": "CONFIRMED"}, format="json").status_code == 200
+    body = {"status": "CONFIRMED", "note": "Same ID number"}
+    assert officer_api.put(f"{MATCHES}/{match.pk}", body, format="json").status_code == 200
     user.refresh_from_db()
-    assert user.is_potential_pep is True and user.current_risk_score == 30
-    again = officer_api.put(f"{MATCHES}/{match.pk}", {"status": "CONFIRMED"}, format="json")
+    assert user.is_potential_pep is True and user.current_risk_score == 30 + 10  # the alert is decided
+    again = officer_api.put(f"{MATCHES}/{match.pk}", body, format="json")
     assert again.status_code == 409 and again.json()["error"]["code"] == "INVALID_TRANSITION"
 
 
@@ -65,7 +68,8 @@ def test_one_dismissal_keeps_the_flag_while_another_match_is_open(officer_api, m
     assert PEPMatch.objects.filter(user=user).count() == 2
     officer_api.put(f"{MATCHES}/{match.pk}", {"status": "DISMISSED", "note": "No"}, format="json")
     user.refresh_from_db()
-    assert user.is_potential_pep is True and user.current_risk_score == 30
+    assert user.is_potential_pep is True
+    assert user.current_risk_score == risk_picture(user).indicated_score > 30 + 10  # the other match's alert is open
 
 
 @pytest.mark.parametrize("body", [{}, {"status": "POTENTIAL"}, {"status": "maybe"}])

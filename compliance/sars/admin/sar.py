@@ -14,7 +14,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.template.defaultfilters import floatformat
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
@@ -25,10 +24,12 @@ from unfold.decorators import display
 from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from backoffice.money import money
 from compliance.casework.admin.casework import CaseWorkAdminMixin
 from compliance.sars import narratives
 from compliance.sars.admin.mywork import SARDeadlineColumns, WaitingForMeFilter
 from compliance.sars.admin.sar_drafts import SARDraftingAdminMixin
+from compliance.sars.amounts import amount_mismatch
 from compliance.sars.choices import SARStatus
 from compliance.sars.export import FORMATS
 from compliance.sars.goaml import check_report, render_goaml
@@ -129,6 +130,7 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
                     "suspicious_activity_type",
                     "date_of_suspicious_activity",
                     "amount",
+                    "amount_check",
                     "narrative",
                     "fiu_ref",
                 )
@@ -158,6 +160,7 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
         "suspicious_activity_type",
         "date_of_suspicious_activity",
         "amount",
+        "amount_check",
         "narrative",
         "fiu_ref",
         "subject_summary",
@@ -223,9 +226,20 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
     def subject(self, obj):
         return obj.entity_user.full_name
 
-    @display(description="Amount (SZL)", ordering="amount_involved")
+    @display(description="Amount involved", ordering="amount_involved")
     def amount(self, obj):
-        return floatformat(obj.amount_involved, "2g")
+        return money(obj.amount_involved)
+
+    @display(description="Against the evidence")
+    def amount_check(self, obj):
+        rows = list(obj.related_transactions.all())  # prefetched by get_object
+        mismatch = amount_mismatch(amount=obj.amount_involved, transactions=rows)
+        if mismatch:
+            warning = '<p class="cw-warning" role="note" data-testid="amount-warning">{}</p>'
+            return format_html(warning, mismatch.message)
+        if rows:
+            return f"The total of the {len(rows)} cited transaction{'s' if len(rows) != 1 else ''}."
+        return "No transaction cited."
 
     @display(description="Subject")
     def subject_summary(self, obj):
@@ -259,17 +273,17 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
                     t.reference,
                     t.get_type_display(),
                     t.get_channel_display(),
-                    floatformat(t.amount, "2g"),
+                    money(t.amount),
                 )
                 for t in rows
             ),
         )
         return format_html(
             "<table class='sar-evidence'><thead><tr><th>Date</th><th>Reference</th><th>Type</th><th>Channel</th>"
-            "<th style='text-align:right'>SZL</th></tr></thead><tbody>{}<tr><th colspan='4'>Total</th>"
+            "<th style='text-align:right'>Amount</th></tr></thead><tbody>{}<tr><th colspan='4'>Total</th>"
             "<th style='text-align:right'>{}</th></tr></tbody></table>",
             body,
-            floatformat(total, "2g"),
+            money(total),
         )
 
     @display(description="Related alerts")

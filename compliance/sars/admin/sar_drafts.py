@@ -28,6 +28,7 @@ from django.utils import timezone
 from backoffice.errors import DomainError
 from compliance.aml.models.alerts import Alert
 from compliance.sars import narratives
+from compliance.sars.amounts import amount_mismatch
 from compliance.sars.choices import ActivityType, SARStatus
 from compliance.sars.models.sar import SAR
 from compliance.sars.selectors.sar import sar_next_step
@@ -171,6 +172,8 @@ class SARDraftingAdminMixin:
                 if saved:
                     return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[saved.pk]))
         transactions, alerts = _evidence_rows(subject, sar)
+        claimed = form.data.get("amount_involved") if form.is_bound else form.initial.get("amount_involved")
+        mismatch = amount_mismatch(amount=claimed, transactions=[t for t in transactions if str(t.pk) in chosen_tx])
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
@@ -182,6 +185,7 @@ class SARDraftingAdminMixin:
             "alerts": alerts,
             "chosen_tx": chosen_tx,
             "chosen_alerts": chosen_alerts,
+            "amount_warning": mismatch.message if mismatch else "",
             "ledger_rows": LEDGER_ROWS,
             "templates": narratives.templates(),
             "prompts": {kind: narratives.prompts(kind) for kind in ActivityType.values},
@@ -208,6 +212,9 @@ class SARDraftingAdminMixin:
             else:
                 saved = sar_update(sar=sar, actor=request.user, **fields)
                 self.message_user(request, f"{saved.sar_id} saved.", messages.SUCCESS)
+            mismatch = amount_mismatch(amount=saved.amount_involved, transactions=saved.related_transactions.all())
+            if mismatch:
+                self.message_user(request, mismatch.message, messages.WARNING)
             return saved
         except DomainError as exc:
             details = exc.details or {}

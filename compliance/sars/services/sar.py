@@ -40,6 +40,7 @@ from compliance.sars.models.sar import SAR, TRANSITIONS, SARFiledExport, SARNarr
 from compliance.sars.selectors.sar import sar_for_report
 from compliance.sars.services.sar_alerts import alerts_close_for_sar, alerts_escalate_for_sar, sars_in_progress_citing
 from kyc.models import PlatformUser, Transaction
+from kyc.services import user_risk_refresh
 
 __all__ = [
     "sar_create",
@@ -179,6 +180,8 @@ def sar_create(
         },
     )
     alerts_escalate_for_sar(alerts=alerts, sar=sar, actor=actor)
+    # a SAR on file is a fact of the subject's risk score
+    user_risk_refresh(user_id=user.pk, reason=f"SAR {sar.sar_id} opened", actor=actor)
     return sar
 
 

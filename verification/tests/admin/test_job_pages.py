@@ -130,3 +130,25 @@ def test_the_page_highlights_what_the_rule_found_different_not_mere_formatting(m
     client, _ = browser("compliance_officer")
     page = client.get(change_url(job)).content.decode()
     assert page.count('class="vjob-differs"') == 1, "the date of birth differs; the ID number only in its spaces"
+
+
+def test_duplicates_are_named_not_shown_as_truncated_ids(waiting):
+    import uuid
+
+    from verification.models import VerificationJob
+
+    other = PlatformUserFactory(first_name="Nomsa", last_name="Khumalo", phone_number="+26876111222")
+    gone = uuid.uuid4()
+    VerificationJob.objects.filter(pk=waiting.pk).update(
+        duplicates=[
+            {"type": "ID_NUMBER", "user_id": str(other.pk), "score": None, "detail": "same ID number"},
+            {"type": "FACE", "user_id": str(gone), "score": 93, "detail": "same face"},
+        ]
+    )
+    client, _ = browser("compliance_officer")
+    page = client.get(change_url(waiting)).content.decode()
+    listed = page.split('data-testid="duplicates"')[1].split("</ul>")[0]
+    assert "Nomsa Khumalo" in listed and "+26876111222" in listed
+    assert reverse("admin:kyc_platformuser_change", args=[other.pk]) in listed
+    assert "a user no longer on file" in listed
+    assert f"user {str(other.pk)[:8]}" not in listed and str(gone)[:8] not in listed.split("href")[0]

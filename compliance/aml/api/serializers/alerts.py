@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from backoffice.limits import NOTE_MAX_LENGTH
-from compliance.aml.choices import AlertStatus, CloseReason
+from compliance.aml.choices import OFFICER_CLOSE_REASONS, AlertStatus
 from compliance.aml.services.alerts import BULK_MAX, BulkAction
 from compliance.casework.api.serializers.deadlines import AlertDueAtField, AlertPriorityField
 
@@ -76,7 +76,12 @@ class AlertStatusIn(serializers.Serializer):
     status = serializers.ChoiceField(choices=AlertStatus.choices, source="to_status")
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=NOTE_MAX_LENGTH)
     reasonCode = serializers.ChoiceField(
-        choices=CloseReason.choices, required=False, allow_blank=True, allow_null=True, default="", source="reason_code"
+        choices=OFFICER_CLOSE_REASONS,
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        default="",
+        source="reason_code",
     )
     headlines = {"reasonCode": "Invalid reason code"}
 
@@ -92,7 +97,12 @@ class AlertBulkIn(serializers.Serializer):
     action = serializers.ChoiceField(choices=[a.value for a in BulkAction])
     assigneeId = serializers.UUIDField(required=False, allow_null=True, source="assignee_id")
     reasonCode = serializers.ChoiceField(
-        choices=CloseReason.choices, required=False, allow_blank=True, allow_null=True, default="", source="reason_code"
+        choices=OFFICER_CLOSE_REASONS,
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        default="",
+        source="reason_code",
     )
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=NOTE_MAX_LENGTH)
     headlines = {

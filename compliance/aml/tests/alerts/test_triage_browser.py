@@ -60,8 +60,8 @@ def test_triage_on_the_alert_page(page, live_server):  # noqa: F811
     page.goto(f"{live_server.url}/admin/compliance/alert/{alert.pk}/change/")
 
     finding = page.get_by_test_id("finding").inner_text()
-    assert finding == "5 senders sent SZL 32,500 within 72 hours in 5 transfers."
-    assert "Rule: at least 5 senders and SZL 30,000 within 72 hours." in page.inner_text("#alert-triage")
+    assert finding == "5 senders sent SZL 32,500.00 within 72 hours in 5 transfers."
+    assert "Rule: at least 5 senders and SZL 30,000.00 within 72 hours." in page.inner_text("#alert-triage")
     assert page.locator(".vk-evidence table tbody tr").count() == 5
     assert "Sender0 Person" in page.inner_text(".vk-evidence table")
 

@@ -96,8 +96,8 @@ def test_network_analysis_counts_distinct_senders_from_the_transactions():
         for i in range(6)
     ]
     result = finding(_alert("network_analysis", {**DETAILS["network_analysis"], "transfers": 6}), conditions, transfers)
-    assert result.what == "5 senders sent SZL 32,500 within 72 hours in 6 transfers."
-    assert result.rule == "Rule: at least 5 senders and SZL 30,000 within 72 hours."
+    assert result.what == "5 senders sent SZL 32,500.00 within 72 hours in 6 transfers."
+    assert result.rule == "Rule: at least 5 senders and SZL 30,000.00 within 72 hours."
 
 
 @pytest.mark.parametrize(
@@ -105,19 +105,19 @@ def test_network_analysis_counts_distinct_senders_from_the_transactions():
     [
         (
             "structuring",
-            "3 transactions, each below SZL 25,000, added up to SZL 28,200 within 24 hours.",
-            "Rule: at least 3 transactions (top-up or transfer in), each below SZL 25,000, totalling SZL 25,000 or "
-            "more within 24 hours.",
+            "3 transactions, each below SZL 25,000.00, added up to SZL 28,200.00 within 24 hours.",
+            "Rule: at least 3 transactions (top-up or transfer in), each below SZL 25,000.00, "
+            "totalling SZL 25,000.00 or more within 24 hours.",
         ),
         (
             "digital_wallet",
-            "A top-up of SZL 12,000, of which SZL 11,500 (95.8%) left the wallet within 1 hour.",
-            "Rule: a top-up of at least SZL 5,000 with 90% or more leaving within 1 hour.",
+            "A top-up of SZL 12,000.00, of which SZL 11,500.00 (95.8%) left the wallet within 1 hour.",
+            "Rule: a top-up of at least SZL 5,000.00 with 90% or more leaving within 1 hour.",
         ),
         (
             "regulatory_reporting",
-            "3 transactions on 2026-11-10 (Eswatini time) totalled SZL 28,200.",
-            "Rule: SZL 25,000 or more in one Eswatini day; a large-cash report may be due.",
+            "3 transactions on 2026-11-10 (Eswatini time) totalled SZL 28,200.00.",
+            "Rule: SZL 25,000.00 or more in one Eswatini day; a large-cash report may be due.",
         ),
     ],
 )
@@ -163,7 +163,7 @@ def test_duplicate_identity_alerts_say_who_else_and_how():
 
 
 @pytest.mark.parametrize(
-    "value,text", [(32500, "SZL 32,500"), (4999.5, "SZL 4,999.50"), ("1000000.00", "SZL 1,000,000")]
+    "value,text", [(32500, "SZL 32,500.00"), (4999.5, "SZL 4,999.50"), ("1000000.00", "SZL 1,000,000.00")]
 )
 def test_money_reads_with_thousands_separators(value, text):
     assert money(value) == text

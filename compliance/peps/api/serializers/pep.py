@@ -106,7 +106,7 @@ class PEPScreenIn(RejectUnknownFieldsMixin, serializers.Serializer):
 
 class PEPMatchReviewIn(serializers.Serializer):
     status = serializers.ChoiceField(choices=[PEPMatchStatus.CONFIRMED, PEPMatchStatus.DISMISSED])
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    note = serializers.CharField(max_length=2000, help_text="Why: required for both decisions, kept as evidence")
 
 
 class PEPOut(serializers.Serializer):

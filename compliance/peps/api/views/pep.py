@@ -11,9 +11,11 @@ from backoffice.api import inputs
 from backoffice.api.viewsets import SINGLE, ApiViewSet
 from backoffice.errors import PayloadTooLarge, ValidationFailed
 from compliance.peps.api.serializers import pep as s
+from compliance.peps.choices import ScreeningChannel
 from compliance.peps.filtersets import PEPFilterSet, PEPMatchFilterSet, PEPSearchFilterSet
 from compliance.peps.selectors import pep as selectors
 from compliance.peps.services import pep as services
+from compliance.peps.services.name_screening import pep_name_screen
 from compliance.peps.services.pep_matches import pep_match_review
 
 PEP_REF = OpenApiParameter("pepId", str, OpenApiParameter.PATH, description="The PEP's id (UUID)")
@@ -155,13 +157,13 @@ class PEPViewSet(ApiViewSet):
         return self.ok(selectors.pep_stats())
 
     @extend_schema(
-        summary="Screen a name against the active PEPs without writing anything (best first, with explanations)",
+        summary="Screen a name against the active PEPs (best first, with explanations); the screening is recorded",
         request=s.PEPScreenIn,
         responses={200: _counted("PEPScreenOut", s.ScreenHitOut(many=True))},
     )
     @action(detail=False, methods=["post"], **SINGLE)
     def screen(self, request):
-        hits = selectors.pep_screen(**self.input(s.PEPScreenIn))
+        hits = pep_name_screen(actor=request.user, channel=ScreeningChannel.API, **self.input(s.PEPScreenIn)).hits
         return Response({"success": True, "data": s.ScreenHitOut(hits, many=True).data, "count": len(hits)})
 
 

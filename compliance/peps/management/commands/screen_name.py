@@ -2,7 +2,8 @@
 
     python manage.py screen_name "Sipho Dlamini" [--dob 1970-01-01] [--country Eswatini]
 
-Nothing is written. The answer is the endpoint's JSON (best first, each with its explanation); --brief prints
+The screening is recorded (a name screened is evidence, whoever asks: here, the system); nothing else is
+written. The answer is the endpoint's JSON (best first, each with its explanation); --brief prints
 one line per match instead.
 """
 
@@ -11,12 +12,13 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from compliance.peps.api.serializers.pep import ScreenHitOut
+from compliance.peps.choices import ScreeningChannel
 from compliance.peps.models.pep import date_of_birth_problem
-from compliance.peps.selectors.pep import pep_screen
+from compliance.peps.services.name_screening import pep_name_screen
 
 
 class Command(BaseCommand):
-    help = "Screen a name against the active PEPs (nothing is written)."
+    help = "Screen a name against the active PEPs (the screening is recorded)."
 
     def add_arguments(self, parser):
         parser.add_argument("name")
@@ -29,7 +31,9 @@ class Command(BaseCommand):
             raise CommandError("Name is required")
         if dob and (problem := date_of_birth_problem(dob)):
             raise CommandError(f"--dob: {problem}")
-        hits = pep_screen(name=name, date_of_birth=dob or None, country=country or None)
+        hits = pep_name_screen(
+            actor=None, channel=ScreeningChannel.COMMAND, name=name, date_of_birth=dob, country=country
+        ).hits
         if brief:
             for hit in hits:
                 self.stdout.write(f"{hit.match.score:.3f}  {hit.pep.name}  ({hit.pep.category}, {hit.pep.country})")
