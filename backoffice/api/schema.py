@@ -13,6 +13,7 @@ in ``error_statuses`` (``{401: "Wrong credentials"}`` on a login).
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
+from rest_framework.fields import empty
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -90,6 +91,14 @@ class EnvelopeAutoSchema(AutoSchema):
                 code, {"description": description, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
             )
         return dict(sorted(responses.items(), key=lambda item: str(item[0])))
+
+    def _get_serializer_field_meta(self, field, direction):
+        # An answer's field whose declared fallback is None (``default=None``: the attribute may be missing,
+        # as a slot's document is) answers null; drf-spectacular reads nullability from allow_null only.
+        meta = super()._get_serializer_field_meta(field, direction)
+        if direction == "response" and getattr(field, "default", empty) is None:
+            meta["nullable"] = True
+        return meta
 
     def _is_envelope(self, schema: dict) -> bool:
         """Whether ``schema`` is already the whole success envelope: a paginator's list or a view's own shape.
