@@ -10,10 +10,15 @@ from schemathesis.core.transport import Response
 
 def document() -> dict:
     """The document rendered as /api/schema/ serves it, built without a request (no rate limiter, no database)."""
+    return json.loads(_rendered())
+
+
+@functools.cache
+def _rendered() -> bytes:
     from drf_spectacular.generators import SchemaGenerator
     from drf_spectacular.renderers import OpenApiJsonRenderer
 
-    return json.loads(OpenApiJsonRenderer().render(SchemaGenerator().get_schema(request=None, public=True)))
+    return OpenApiJsonRenderer().render(SchemaGenerator().get_schema(request=None, public=True))
 
 
 @functools.cache
