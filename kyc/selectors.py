@@ -17,6 +17,7 @@ from backoffice.money import money
 from backoffice.phones import normalise_phone
 from kyc import events as kyc_events
 from kyc.choices import CREDIT_TYPES, TransactionStatus, VerificationStatus
+from kyc.identity import id_number_key
 from kyc.models import (
     CreditRequest,
     KycDocument,
@@ -518,11 +519,11 @@ _memo: list = []
 
 
 def users_with_id_number(*, id_number: str, exclude_user_id=None) -> list:
-    """Ids of the users whose profile carries ``id_number`` (compared by its letters and digits)."""
-    compact = "".join(ch for ch in id_number if ch.isalnum()).upper()
-    if not compact:
+    """Ids of the users whose profile carries ``id_number``, compared as ``kyc.identity.id_number_key`` does."""
+    key = id_number_key(id_number)
+    if not key:
         return []
-    queryset = PlatformUser.objects.filter(id_number__in={id_number.strip(), compact})
+    queryset = PlatformUser.objects.filter(id_number_key=key)
     if exclude_user_id is not None:
         queryset = queryset.exclude(pk=exclude_user_id)
     return list(queryset.values_list("pk", flat=True)[:20])

@@ -10,10 +10,10 @@ identity is never approved automatically.
 """
 
 import datetime as dt
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kyc.identity import id_number_key
 from verification.choices import Decision, RejectionCode
 
 
@@ -67,11 +67,6 @@ class Outcome:
 
 
 NamesAgree = Callable[[str, str], tuple[bool, float]]
-
-
-def digits(value: str) -> str:
-    """An ID number compared by its digits and letters only ("9001 0158-00085" is "9001015800085")."""
-    return re.sub(r"[^0-9A-Za-z]", "", value or "").upper()
 
 
 def quality_rejection(messages: list[str]) -> Outcome:
@@ -158,7 +153,7 @@ def _field_checks(card: CardFacts, profile: ProfileFacts, names_agree: NamesAgre
     else:
         checks.append(Check("name_matches_profile", None, "Nothing to compare"))
     if profile.id_number and card.id_number:
-        agree = digits(profile.id_number) == digits(card.id_number)
+        agree = id_number_key(profile.id_number) == id_number_key(card.id_number)
         checks.append(Check("id_number_matches_profile", agree, f"Card {card.id_number}, profile {profile.id_number}"))
         if not agree:
             review.append(

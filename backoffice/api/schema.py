@@ -1,8 +1,9 @@
 """OpenAPI that tells the truth about the envelopes.
 
-Success bodies are wrapped in ``{success, data, message?}`` (lists already
-come wrapped by the pagination class, and views that stream files opt out
-with ``envelope = False``); every operation lists the error envelope for
+Success bodies are wrapped in ``{success, data, message?}`` once (lists
+already come wrapped by the pagination class, a view may declare a whole
+envelope of its own, such as ``{success, data, count}``, and views that stream
+files opt out with ``envelope = False``); every operation lists the error envelope for
 the statuses it can return: those every request can meet (400 from the input
 checks, 404, 405, 429, 500, 503), 401/403 where a token is needed, 409 on
 writes, 413/415 where a body is read, and what a view declares beyond these
@@ -11,6 +12,8 @@ in ``error_statuses`` (``{401: "Wrong credentials"}`` on a login).
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ResolvedComponent
+from rest_framework.fields import empty
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -74,9 +77,7 @@ class EnvelopeAutoSchema(AutoSchema):
                     if "json" not in media:
                         continue
                     schema = content.get("schema") or {}
-                    # paginated lists are components named Paginated...: already the whole envelope
-                    paginated = schema.get("$ref", "").rsplit("/", 1)[-1].startswith("Paginated")
-                    if not paginated and "success" not in (schema.get("properties") or {}):
+                    if not self._is_envelope(schema):
                         content["schema"] = wrap_success(schema)
         for code, response in responses.items():
             # an error a view declared with only a description (extend_schema) is the envelope too
@@ -90,6 +91,30 @@ class EnvelopeAutoSchema(AutoSchema):
                 code, {"description": description, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
             )
         return dict(sorted(responses.items(), key=lambda item: str(item[0])))
+
+    def _get_serializer_field_meta(self, field, direction):
+        # An answer's field whose declared fallback is None (``default=None``: the attribute may be missing,
+        # as a slot's document is) answers null; drf-spectacular reads nullability from allow_null only.
+        meta = super()._get_serializer_field_meta(field, direction)
+        if direction == "response" and getattr(field, "default", empty) is None:
+            meta["nullable"] = True
+        return meta
+
+    def _is_envelope(self, schema: dict) -> bool:
+        """Whether ``schema`` is already the whole success envelope: a paginator's list or a view's own shape.
+
+        Decided on what the schema says, through a component reference too: most bodies are references
+        (``$ref`` to a serializer's or a paginated list's component), so looking only at the inline
+        properties wrapped an envelope a second time.
+        """
+        ref = schema.get("$ref")
+        if ref:
+            name = ref.rsplit("/", 1)[-1]
+            try:
+                schema = self.registry[(name, ResolvedComponent.SCHEMA)].schema
+            except KeyError:  # not a component of this document's serializers (none is an envelope)
+                return False
+        return "success" in (schema.get("properties") or {})
 
     def _can_answer(self, code: str) -> bool:
         if code in ("401", "403"):

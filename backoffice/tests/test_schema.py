@@ -85,3 +85,35 @@ def test_money_is_a_decimal_number_with_cents(schema):
     amount = schema["components"]["schemas"]["AddBalanceInRequest"]["properties"]["amount"]
     assert (amount["type"], amount["multipleOf"], amount["minimum"]) == ("number", 0.01, 0.01)
     assert "exclusiveMinimum" not in amount
+
+
+def _resolved(schema: dict, document: dict) -> dict:
+    while "$ref" in schema:
+        schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+    return schema
+
+
+def test_every_success_body_is_wrapped_in_the_envelope_exactly_once(schema):
+    # a body declared through a component reference was wrapped again: {success, data: {success, data}}
+    checked = 0
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                body = (response.get("content") or {}).get("application/json")
+                if not status.startswith("2") or body is None:
+                    continue
+                envelope = _resolved(body["schema"], schema)
+                assert envelope["properties"]["success"], (method, path, status)
+                assert {"success", "data"} <= set(envelope["required"]), (method, path, status)
+                data = _resolved(envelope["properties"]["data"], schema)
+                assert "success" not in (data.get("properties") or {}), (method, path, status)
+                checked += 1
+    assert checked > 50
+
+
+def test_the_pep_search_and_screen_answers_are_one_envelope_with_a_count(schema):
+    for path, method in (("/api/v1/admin/aml/pep/search/", "get"), ("/api/v1/admin/aml/pep/screen/", "post")):
+        body = schema["paths"][path][method]["responses"]["200"]["content"]["application/json"]["schema"]
+        envelope = _resolved(body, schema)
+        assert set(envelope["properties"]) == {"success", "data", "count"}, path
+        assert envelope["properties"]["data"]["type"] == "array", path

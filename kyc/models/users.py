@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from kyc.choices import RiskRating, Sex, VerificationStatus
+from kyc.identity import id_number_key
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
@@ -30,6 +31,11 @@ class PlatformUser(models.Model):
     names = models.CharField(max_length=200, blank=True, default="", help_text="Legacy given names")
     surname = models.CharField(max_length=100, blank=True, default="", help_text="Legacy surname")
     id_number = models.CharField(max_length=32, blank=True, default="", db_index=True)
+    # id_number as it is compared (kyc.identity.id_number_key), kept by save(): duplicate identities are found
+    # by it whatever spaces or dashes either number was written with
+    id_number_key = models.CharField(
+        max_length=32, blank=True, default="", db_default="", editable=False, db_index=True
+    )
     date_of_birth = models.DateField(null=True, blank=True)
     sex = models.CharField(max_length=6, choices=Sex.choices, blank=True, default="")
     nationality = models.CharField(max_length=64, blank=True, default="")
@@ -100,6 +106,13 @@ class PlatformUser(models.Model):
 
     def __str__(self):
         return f"{self.full_name} ({self.phone_number})"
+
+    def save(self, *args, **kwargs):
+        self.id_number_key = id_number_key(self.id_number)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "id_number" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "id_number_key"}
+        super().save(*args, **kwargs)
 
     # DRF treats any object it authenticates as a user; platform users are.
     is_authenticated = True

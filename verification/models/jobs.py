@@ -54,6 +54,11 @@ class VerificationJob(models.Model):
     stage_progress = BoundedJSONField(default=empty_stage_progress)
     quality = BoundedJSONField(default=dict, blank=True)
     ocr_result = BoundedJSONField(null=True, blank=True)
+    # the ID number the OCR read, as it is compared (kyc.identity.id_number_key): written as soon as it is read,
+    # before the duplicate search, so that checks of one number on several accounts at once find each other
+    id_number_key = models.CharField(
+        max_length=32, blank=True, default="", db_default="", editable=False, db_index=True
+    )
     face_result = BoundedJSONField(null=True, blank=True)
     checks = BoundedJSONField(default=list, blank=True, help_text="The decision rule's checks, in order")
     duplicates = BoundedJSONField(default=list, blank=True)

@@ -9,9 +9,10 @@ import numpy as np
 from django.conf import settings
 
 from kyc.choices import VerificationStatus
+from kyc.identity import id_number_key
 from kyc.selectors import users_with_id_number
 from verification.choices import DuplicateType, ImageRole
-from verification.models import FaceTemplate, ImageFingerprint
+from verification.models import FaceTemplate, ImageFingerprint, VerificationJob
 
 FLOAT32 = np.dtype("<f4")
 
@@ -30,16 +31,32 @@ def unsigned64(value: int) -> int:
 
 
 def by_id_number(*, user, id_number: str) -> list[dict]:
-    if not id_number:
+    """Other users with this ID number: on their profile, or read on any check of theirs.
+
+    A check's number counts whatever became of the check (pending, waiting for review, rejected): several
+    accounts submitting one number at once have it on no verified profile yet. Compared through
+    ``kyc.identity.id_number_key``, the one normalisation of ID numbers.
+    """
+    key = id_number_key(id_number)
+    if not key:
         return []
+    found = dict.fromkeys(users_with_id_number(id_number=id_number, exclude_user_id=user.pk), "on their profile")
+    read = (
+        VerificationJob.objects.filter(id_number_key=key, user__isnull=False)
+        .exclude(user_id=user.pk)
+        .order_by("-created_at")
+        .values_list("user_id", flat=True)
+    )
+    for other in read[:100]:
+        found.setdefault(other, "read on a verification check of theirs")
     return [
         {
             "type": DuplicateType.ID_NUMBER.value,
             "user_id": str(other),
             "score": None,
-            "detail": f"ID number {id_number}",
+            "detail": f"ID number {id_number} {where}",
         }
-        for other in users_with_id_number(id_number=id_number, exclude_user_id=user.pk)
+        for other, where in list(found.items())[:20]
     ]
 
 

@@ -30,6 +30,7 @@ from backoffice.tasks import dispatch
 from backoffice.uploads import UploadRejected, upload_discard
 from kyc.choices import DocumentType, VerificationStatus
 from kyc.errors import UserArchived
+from kyc.identity import id_number_key
 from kyc.models import PlatformUser
 from kyc.names import Person, compare
 from kyc.services import (
@@ -253,6 +254,10 @@ def job_process(*, job: VerificationJob, actor: Actor = None) -> VerificationJob
         _fail(run, Stage.OCR_PROCESSING, error)
         raise OcrExtractionFailed() from error
     job.ocr_result = ocr_json(ocr)
+    # committed now, not with the decision: a check of the same number on another account that runs at the same
+    # time searches after this write, so of two such checks at least the later one finds the other
+    job.id_number_key = id_number_key(ocr.fields.id_number)
+    VerificationJob.objects.filter(pk=job.pk).update(id_number_key=job.id_number_key)
     _leave(run, Stage.OCR_PROCESSING)
 
     # face_verification: the ID photo against the selfie, then who else has this face or these images

@@ -212,8 +212,8 @@ class KycDocumentReviewedOut(serializers.Serializer):
     documentKey = serializers.CharField(source="document_key")
     status = serializers.SerializerMethodField()
     review = serializers.SerializerMethodField()
-    expiryDate = serializers.DateField(source="expiry_date")
-    issueDate = serializers.DateField(source="issue_date")
+    expiryDate = serializers.DateField(source="expiry_date", allow_null=True)  # dates are optional in a review
+    issueDate = serializers.DateField(source="issue_date", allow_null=True)
     verificationStatus = serializers.ChoiceField(source="vendor.kyc_status", choices=VendorKycStatus.choices)
 
     def get_status(self, document) -> str:
@@ -243,7 +243,7 @@ class VendorListOut(serializers.Serializer):
     verificationStatus = serializers.ChoiceField(source="kyc_status", choices=VendorKycStatus.choices)
     totalCompleted = serializers.IntegerField(source="kyc_completed")
     progressPercentage = serializers.SerializerMethodField()
-    nextDocumentExpiry = serializers.DateField(source="kyc_next_expiry")
+    nextDocumentExpiry = serializers.DateField(source="kyc_next_expiry", allow_null=True)  # no dated document
     createdAt = serializers.DateTimeField(source="created_at")
 
     def get_progressPercentage(self, vendor) -> int:  # noqa: N802 - the API's name
