@@ -38,5 +38,5 @@ def test_the_migration_fills_the_keys_of_existing_users():
 
     user = PlatformUserFactory(id_number="9001 0158-00085")
     PlatformUser.objects.filter(pk=user.pk).update(id_number_key="")  # as the column was added
-    importlib.import_module("kyc.migrations.0011_user_id_number_key").fill_keys(apps, None)
+    importlib.import_module("kyc.migrations.0016_user_id_number_key").fill_keys(apps, None)
     assert users_with_id_number(id_number="9001015800085") == [user.pk]

@@ -154,6 +154,6 @@ def test_the_migration_fills_the_numbers_read_by_earlier_checks(sipho, make_job)
 
     job = job_process(job=make_job(sipho, self_=selfie("biden")))
     VerificationJob.objects.filter(pk=job.pk).update(id_number_key="")  # as the column was added
-    importlib.import_module("verification.migrations.0002_job_id_number_key").fill_keys(apps, None)
+    importlib.import_module("verification.migrations.0005_job_id_number_key").fill_keys(apps, None)
     job.refresh_from_db()
     assert job.id_number_key == "9001015800085"

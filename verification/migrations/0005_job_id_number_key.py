@@ -25,7 +25,7 @@ def fill_keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("verification", "0001_initial")]
+    dependencies = [("verification", "0004_two_person_approval_against_duplicates")]
 
     operations = [
         migrations.AddField(

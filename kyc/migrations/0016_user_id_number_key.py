@@ -24,7 +24,7 @@ def fill_keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("kyc", "0010_index_existing_user_names")]
+    dependencies = [("kyc", "0015_user_activity_hours")]
 
     operations = [
         migrations.AddField(

@@ -36,6 +36,6 @@ def drop_index(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("kyc", "0011_user_id_number_key")]
+    dependencies = [("kyc", "0016_user_id_number_key")]
 
     operations = [migrations.RunPython(create_index, drop_index)]
