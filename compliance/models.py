@@ -3,7 +3,7 @@
 Each sub-domain defines its own (``compliance/<domain>/models/``); nothing else imports this module.
 """
 
-from compliance.aml.models import Alert, AlertEvent, AMLRule, AMLRuleVersion
+from compliance.aml.models import Alert, AlertEvent, AMLRule, AMLRuleVersion, AMLScan
 from compliance.casework.models import CaseAttachment, CaseComment
 from compliance.peps.models import PEP, PEPMatch, PEPMatchEvent, PEPNameKey, ScreeningRun, UserScreening
 from compliance.sars.models import SAR, SARNarrativeVersion, SARTransition
@@ -13,6 +13,7 @@ __all__ = [
     "SAR",
     "AMLRule",
     "AMLRuleVersion",
+    "AMLScan",
     "Alert",
     "AlertEvent",
     "CaseAttachment",

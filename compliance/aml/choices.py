@@ -42,3 +42,13 @@ class CloseReason(models.TextChoices):
     DATA_ERROR = "DATA_ERROR", "Data error"
     DUPLICATE_ALERT = "DUPLICATE_ALERT", "Duplicate alert"
     OTHER = "OTHER", "Other"
+
+
+class ScanTrigger(models.TextChoices):
+    MANUAL = "MANUAL", "Command"
+    PERIODIC = "PERIODIC", "Periodic"
+
+
+class ScanStatus(models.TextChoices):
+    RUNNING = "RUNNING", "Running"
+    COMPLETED = "COMPLETED", "Completed"
