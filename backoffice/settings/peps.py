@@ -16,3 +16,6 @@ PEP_SCREEN_INLINE_MAX = env_int("PEP_SCREEN_INLINE_MAX", 1000, minimum=1, maximu
 # resumes a run that did no chunk for PEP_SCREENING_STALE_SECONDS (its worker died).
 PEP_RESCREEN_SECONDS = env_int("PEP_RESCREEN_SECONDS", 3600, minimum=60, maximum=7 * 86400)
 PEP_SCREENING_STALE_SECONDS = env_int("PEP_SCREENING_STALE_SECONDS", 600, minimum=30, maximum=86400)
+# PEPs screened per chunk (one transaction, one background task): a chunk takes seconds, well inside the
+# broker's visibility timeout, and a run cut short loses at most one chunk's work.
+PEP_SCREENING_CHUNK = env_int("PEP_SCREENING_CHUNK", 200, minimum=1, maximum=10_000)

@@ -4,7 +4,7 @@ Two directions, one matcher (``kyc.names``), one set of effects:
 
 * **PEPs against users** (``screen_peps``): a PEP created, changed, bulk-uploaded or imported is looked up in
   the users' name index (``kyc.selectors.users_holding_keys``) with its lookup keys, and compared only with the
-  users found there. PEPs go in batches of ``PEP_BATCH``, each batch in its own transaction, so memory stays
+  users found there. PEPs go in chunks of ``PEP_SCREENING_CHUNK``, each chunk in its own transaction, so memory stays
   bounded however long the list.
 * **A user against the PEPs** (``screen_user``): a user who registers or changes name is looked up in the
   PEPs' name index, after the commit of the registration (``screen_user_after_commit``).
@@ -22,6 +22,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -43,7 +44,6 @@ from kyc.services import RiskFlag, user_risk_flag_many
 
 logger = logging.getLogger("compliance.screening")
 
-PEP_BATCH = 200
 CHUNK = 500
 # What a new (or reopened) match adds to the user's risk score; taken back if an officer dismisses it.
 RISK_POINTS = 30
@@ -103,8 +103,8 @@ def _open_run(trigger: str, actor, subject: str, pep_ids: list[str] = ()) -> Scr
         started_at=now,
         progressed_at=now,
         pep_ids=ids,
-        chunk_size=PEP_BATCH,
-        chunks_total=-(-len(ids) // PEP_BATCH),
+        chunk_size=settings.PEP_SCREENING_CHUNK,
+        chunks_total=-(-len(ids) // settings.PEP_SCREENING_CHUNK),
         users_scanned=kyc_selectors.user_count() if ids else 0,
     )
 
@@ -210,7 +210,7 @@ def screen_peps(
 ) -> MatchingSummary:
     """Screen these PEPs (the active ones) against every user, through the users' name index.
 
-    The run goes in chunks of ``PEP_BATCH`` PEPs (``screening_chunk``), each in its own transaction, so memory
+    The run goes in chunks of ``PEP_SCREENING_CHUNK`` PEPs (``screening_chunk``), each in its own transaction, so memory
     stays bounded however long the list and a run cut short can be resumed. Inline (the default) the chunks run
     here, ``progress(done)`` after each, and the summary lists the matches. With ``background`` they run as
     the task ``compliance.peps.screen_chunk`` once this transaction commits (on a worker when a broker is

@@ -32,8 +32,8 @@ NAMES = [
 
 
 @pytest.fixture
-def small_chunks(monkeypatch):
-    monkeypatch.setattr(screening, "PEP_BATCH", 2)
+def small_chunks(settings):
+    settings.PEP_SCREENING_CHUNK = 2
 
 
 @pytest.fixture
