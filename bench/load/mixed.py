@@ -524,6 +524,19 @@ def one_run(args, run: int) -> dict:
         stack.down()
 
 
+def report(n: int, result: dict) -> None:
+    print(f"\n== run {n}: fault {result['fault']}, {result['requests']} requests, {result['rps']:.1f} req/s")
+    print(f"   outcomes {result['outcomes']}; reads p95 {result['reads_p95_ms']:.0f} ms", end="")
+    print(f"; recovery {result['recovery_s']:.1f} s after the fault" if "recovery_s" in result else "")
+    for kind, k in result["kinds"].items():
+        times = f"p50 {k['p50_ms']:7.1f}  p95 {k['p95_ms']:7.1f}  p99 {k['p99_ms']:7.1f} ms"
+        print(f"   {kind:<18} n={k['n']:>5}  {times}  {k['errors'] or ''}")
+    print(f"   reconciliation: {result['reconciliation']}")
+    for bad in result["bad_examples"]:
+        print(f"   BAD: {bad}")
+    sys.stdout.flush()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, default=50, help="concurrent simulated staff members")
@@ -535,17 +548,10 @@ def main() -> None:
     parser.add_argument("--base-port", type=int, default=8460)
     parser.add_argument("--json", help="write the runs' figures here")
     args = parser.parse_args()
-    results = [one_run(args, n + 1) for n in range(args.runs)]
-    for n, result in enumerate(results, 1):
-        print(f"\n== run {n}: fault {result['fault']}, {result['requests']} requests, {result['rps']:.1f} req/s")
-        print(f"   outcomes {result['outcomes']}; reads p95 {result['reads_p95_ms']:.0f} ms", end="")
-        print(f"; recovery {result['recovery_s']:.1f} s after the fault" if "recovery_s" in result else "")
-        for kind, k in result["kinds"].items():
-            times = f"p50 {k['p50_ms']:7.1f}  p95 {k['p95_ms']:7.1f}  p99 {k['p99_ms']:7.1f} ms"
-            print(f"   {kind:<18} n={k['n']:>5}  {times}  {k['errors'] or ''}")
-        print(f"   reconciliation: {result['reconciliation']}")
-        for bad in result["bad_examples"]:
-            print(f"   BAD: {bad}")
+    results = []
+    for n in range(1, args.runs + 1):
+        results.append(one_run(args, n))
+        report(n, results[-1])  # each run's figures as soon as it ends
     if len(results) > 1:
         print(
             "\nmedians over runs: req/s",
