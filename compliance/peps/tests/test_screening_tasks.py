@@ -147,3 +147,31 @@ def test_an_inline_run_lists_its_matches_as_before(pending):
 def test_re_screening_is_registered_with_beat():
     entry = periodic.entries()["pep-rescreen"]
     assert entry.task == tasks.rescreen.name and entry.every >= 60
+
+
+def test_with_a_broker_a_large_bulk_upload_answers_with_its_run_and_queues_the_first_chunk(
+    redis_broker, officer_api, settings, small_chunks, django_capture_on_commit_callbacks
+):
+    settings.PEP_SCREEN_INLINE_MAX = 3
+    body = {"peps": [{"name": f"{first} {last}", "category": "Judge"} for first, last in NAMES]}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = officer_api.post("/api/v1/admin/aml/pep/bulk", body, format="json")
+    assert response.status_code == 201, response.json()
+    matching = response.json()["data"]["matching"]
+    run = ScreeningRun.objects.get(pk=matching["screeningRunId"])
+    assert (run.status, run.chunks_total, run.chunks_done) == ("RUNNING", 3, 0)
+    assert matching["alertsCreated"] == 0 and matching["matches"] == []
+    assert redis_broker.llen("default") == 1  # chunk 0, for a worker; it sends the next
+
+
+def test_with_a_broker_a_small_bulk_upload_is_screened_in_the_request(
+    redis_broker, officer_api, settings, django_capture_on_commit_callbacks
+):
+    settings.PEP_SCREEN_INLINE_MAX = 10
+    make_user("Lurano", "Vetsikali")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = officer_api.post(
+            "/api/v1/admin/aml/pep/bulk", {"peps": [{"name": "Lurano Vetsikali"}]}, format="json"
+        )
+    assert response.json()["data"]["matching"]["alertsCreated"] == 1
+    assert redis_broker.llen("default") == 0
