@@ -10,7 +10,8 @@ every problem found. Checks:
 * every user's balance equals the sum of their completed ledger rows (credits minus debits);
 * every acknowledged vendor upload has its document, and every document's object is in S3 with its size;
 * every acknowledged PEP bulk upload's PEPs exist, and its background screening run finished (waiting for
-  the worker up to two minutes) with each chunk done once: a chunk that ran twice would count its PEPs twice;
+  the worker up to two minutes; a run left RUNNING, its chunk's retries spent during the fault, is resumed
+  as beat's re-screening sweep would) with each chunk done once: a chunk run twice would count its PEPs twice;
 * every payment intake acknowledged (when the endpoint exists) is one ledger row with its reference.
 """
 
@@ -23,6 +24,7 @@ from django.core.files.storage import default_storage
 from django.db.models import Count, Q, Sum
 
 from compliance.peps.models.pep import PEP, ScreeningRun
+from compliance.peps.services.screening import screening_resume_stale
 from compliance.sars.models import SAR
 from kyc.choices import CREDIT_TYPES, TransactionStatus
 from kyc.models import PlatformUser, Transaction
@@ -116,6 +118,14 @@ runs = [bulk["run"] for bulk in acks.get("pep_bulk", []) if bulk.get("run")]
 deadline = time.monotonic() + 120
 while ScreeningRun.objects.filter(pk__in=runs, status="RUNNING").exists() and time.monotonic() < deadline:
     time.sleep(1)
+stalled = ScreeningRun.objects.filter(pk__in=runs, status="RUNNING")
+if stalled.exists():
+    # a chunk whose retries ran out during the fault leaves its run RUNNING, for beat's re-screening sweep to
+    # resume once it is PEP_SCREENING_STALE_SECONDS old; do now what the sweep does, and wait again
+    checked["runs resumed as the sweep does"] = len(screening_resume_stale(older_than_seconds=0))
+    deadline = time.monotonic() + 120
+    while stalled.exists() and time.monotonic() < deadline:
+        time.sleep(1)
 for run in ScreeningRun.objects.filter(pk__in=runs):
     checked["screening runs"] += 1
     if run.status != "COMPLETED" or run.chunks_done != run.chunks_total:
