@@ -149,6 +149,14 @@ class Stack:
                 stderr=log,
             )
 
+    def supervise(self) -> None:
+        """Start the worker again when it exits, as systemd's Restart=always would (Celery's worker exits on
+        some broker connection losses: "Unrecoverable error" from kombu's Redis transport)."""
+        while not self.stopping.wait(1):
+            if self.worker is not None and self.worker.poll() is not None:
+                self.worker_restarts += 1
+                self.start_worker()
+
     def manage(self, *args: str, stdin: str | None = None) -> str:
         done = subprocess.run(
             [str(PYTHON), "manage.py", *args],
@@ -183,8 +191,12 @@ class Stack:
         self.manage("shell", stdin=SEED.format(users=self.users))
         self.start_web()
         self.start_worker()
+        self.stopping, self.worker_restarts = threading.Event(), 0
+        threading.Thread(target=self.supervise, daemon=True).start()
 
     def down(self) -> None:
+        if hasattr(self, "stopping"):
+            self.stopping.set()
         _end(self.worker)
         _end(self.web, signal.SIGINT)
         _end(self.s3)
@@ -511,6 +523,7 @@ def one_run(args, run: int) -> dict:
         elapsed = time.time() - started
         result = figures(record, elapsed, faults)
         result["fault"] = args.fault
+        result["worker_restarts_during_load"] = stack.worker_restarts
         # the background work the traffic started is allowed to finish (the worker picks up what was lost)
         acks = directory / "acks.json"
         acks.write_text(json.dumps(record.acks))
@@ -531,6 +544,7 @@ def report(n: int, result: dict) -> None:
     for kind, k in result["kinds"].items():
         times = f"p50 {k['p50_ms']:7.1f}  p95 {k['p95_ms']:7.1f}  p99 {k['p99_ms']:7.1f} ms"
         print(f"   {kind:<18} n={k['n']:>5}  {times}  {k['errors'] or ''}")
+    print(f"   worker restarted by the supervisor: {result.get('worker_restarts_during_load', 0)} time(s)")
     print(f"   reconciliation: {result['reconciliation']}")
     for bad in result["bad_examples"]:
         print(f"   BAD: {bad}")
