@@ -79,7 +79,8 @@ def fuzz(role: str, token: str, *, front: int, seconds: int, examples: int, dire
         "--no-color",
     ]
     started = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=seconds + 300)
+    # in its own directory: st keeps a cache (.schemathesis/) where it runs
+    done = subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=seconds + 300)
     (directory / f"{role}.out").write_text(done.stdout + done.stderr)
     summary = {"role": role, "seconds": round(time.monotonic() - started), "exit": done.returncode}
     try:
