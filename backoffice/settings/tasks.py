@@ -61,3 +61,9 @@ CELERY_BEAT_SCHEDULER = "backoffice.beat:LockedScheduler"
 # with exponential back-off (1 s, 2 s, 4 s ... capped at TASK_RETRY_BACKOFF_MAX) before the task gives up.
 TASK_MAX_RETRIES = env_int("TASK_MAX_RETRIES", 5, minimum=0, maximum=100)
 TASK_RETRY_BACKOFF_MAX = env_int("TASK_RETRY_BACKOFF_MAX", 300, minimum=1, maximum=3600)
+
+# Beat's AML scan: every AML_SCAN_SECONDS the active rules run over the ledger since the end of the last
+# periodic scan (the first one looks back AML_SCAN_LOOKBACK_SECONDS), rule by rule, each rule's alerts and its
+# progress committed together.
+AML_SCAN_SECONDS = env_int("AML_SCAN_SECONDS", 3600, minimum=60, maximum=7 * 86400)
+AML_SCAN_LOOKBACK_SECONDS = env_int("AML_SCAN_LOOKBACK_SECONDS", 86400, minimum=60, maximum=366 * 86400)

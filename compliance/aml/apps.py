@@ -9,7 +9,10 @@ class AmlConfig(AppConfig):
     verbose_name = "Compliance: AML rules and alerts"
 
     def ready(self):
-        from backoffice import audit_names, roles
+        from django.conf import settings
+
+        from backoffice import audit_names, metrics, periodic, roles
+        from compliance.aml import metrics as aml_metrics
         from compliance.aml.engine.hooks import screen_transaction
         from compliance.aml.services.held import on_held_transaction_decided
         from compliance.aml.services.identity import duplicate_identity_alert, identity_decision_decides_alerts
@@ -47,6 +50,9 @@ class AmlConfig(AppConfig):
                 "compliance.change_rulesnooze",
             },
         )
+        metrics.register_collector("aml_alerts", aml_metrics.alerts_by_status)
+        # the ledger since the last periodic scan, once per period whatever the number of beats (backoffice.beat)
+        periodic.register("aml-scan", task="compliance.aml.periodic_scan", every=settings.AML_SCAN_SECONDS)
         roles.grant_admin_permissions("alerts.read", {"compliance.view_alert", "compliance.view_alertevent"})
         roles.grant_admin_permissions("alerts.manage", {"compliance.change_alert"})
 

@@ -64,3 +64,13 @@ class ProposalStatus(models.TextChoices):
     PENDING = "PENDING", "Pending approval"
     APPROVED = "APPROVED", "Approved"
     REJECTED = "REJECTED", "Rejected"
+
+
+class ScanTrigger(models.TextChoices):
+    MANUAL = "MANUAL", "Command"
+    PERIODIC = "PERIODIC", "Periodic"
+
+
+class ScanStatus(models.TextChoices):
+    RUNNING = "RUNNING", "Running"
+    COMPLETED = "COMPLETED", "Completed"

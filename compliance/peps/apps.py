@@ -9,12 +9,16 @@ class PepsConfig(AppConfig):
     verbose_name = "Compliance: PEPs"
 
     def ready(self):
-        from backoffice import audit_names, roles
+        from django.conf import settings
+
+        from backoffice import audit_names, periodic, roles
         from compliance.peps.services.screening import screen_renamed_user_after_commit, screen_user_after_commit
         from kyc import hooks as kyc_hooks
 
         kyc_hooks.user_registered.register(screen_user_after_commit)
         kyc_hooks.user_name_changed.register(screen_renamed_user_after_commit)
+        # PEPs left unscreened (a failed run, a new matcher) and runs whose worker died are taken up again
+        periodic.register("pep-rescreen", task="compliance.peps.rescreen", every=settings.PEP_RESCREEN_SECONDS)
         roles.grant_admin_permissions(
             "peps.manage",
             {

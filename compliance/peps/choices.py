@@ -29,6 +29,7 @@ class ScreeningTrigger(models.TextChoices):
     USER_NAME_CHANGED = "USER_NAME_CHANGED", "User renamed"
     PENDING = "PENDING", "Unscreened PEPs"
     FULL = "FULL", "Whole list against all users"
+    PERIODIC = "PERIODIC", "Periodic re-screening"
 
 
 class ScreeningStatus(models.TextChoices):

@@ -269,11 +269,23 @@ class ScreeningRun(models.Model):
     error = models.TextField(blank=True, default="")
     started_at = models.DateTimeField(db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The run's work and how far it got, so that it can go in short chunks (a background task each) and a chunk
+    # delivered twice, or a run resumed after its worker died, repeats nothing: chunk i covers
+    # pep_ids[i * chunk_size:(i + 1) * chunk_size] and is done when chunks_done > i, recorded in the same
+    # transaction as its matches.
+    pep_ids = models.JSONField(default=list, blank=True, editable=False)
+    chunk_size = models.PositiveIntegerField(default=200)
+    chunks_total = models.PositiveIntegerField(default=0)
+    chunks_done = models.PositiveIntegerField(default=0)
+    matched_user_ids = models.JSONField(default=list, blank=True, editable=False)
+    updated_user_ids = models.JSONField(default=list, blank=True, editable=False)
+    progressed_at = models.DateTimeField(null=True, blank=True, help_text="When its last chunk was done")
 
     class Meta:
         app_label = "compliance"
         ordering = ["-started_at", "-id"]
         verbose_name = "screening run"
+        indexes = [models.Index(fields=["status", "progressed_at"], name="screening_run_status_progress")]
 
     def __str__(self):
         return f"#{self.pk} {self.get_trigger_display()} ({self.status})"

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
@@ -144,10 +145,13 @@ def _snapshot(pep: PEP) -> dict:
 
 
 def _screen(peps: list[PEP], trigger: str, actor, subject: str = "") -> MatchingSummary:
+    """Screen the written PEPs: here, so the answer carries the matches, unless a broker is configured and they
+    are more than ``PEP_SCREEN_INLINE_MAX``: then on workers, chunk by chunk, and the answer names the run."""
     ids = [pep.pk for pep in peps if pep.is_active]
     if not ids:
         return MatchingSummary()
-    return screen_peps(pep_ids=ids, trigger=trigger, actor=actor, subject=subject)
+    background = settings.TASKS_ASYNC and len(ids) > settings.PEP_SCREEN_INLINE_MAX
+    return screen_peps(pep_ids=ids, trigger=trigger, actor=actor, subject=subject, background=background)
 
 
 # ---------------------------------------------------------------- one PEP

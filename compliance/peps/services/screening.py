@@ -4,7 +4,7 @@ Two directions, one matcher (``kyc.names``), one set of effects:
 
 * **PEPs against users** (``screen_peps``): a PEP created, changed, bulk-uploaded or imported is looked up in
   the users' name index (``kyc.selectors.users_holding_keys``) with its lookup keys, and compared only with the
-  users found there. PEPs go in batches of ``PEP_BATCH``, each batch in its own transaction, so memory stays
+  users found there. PEPs go in chunks of ``PEP_SCREENING_CHUNK``, each chunk in its own transaction, so memory stays
   bounded however long the list.
 * **A user against the PEPs** (``screen_user``): a user who registers or changes name is looked up in the
   PEPs' name index, after the commit of the registration (``screen_user_after_commit``).
@@ -18,18 +18,22 @@ alert (its key carries the content).
 Each run is recorded (``ScreeningRun``).
 """
 
+import datetime as dt
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from backoffice.models import Staff
+from backoffice.tasks import QueueUnavailable, dispatch
 from compliance.aml.choices import AlertType
 from compliance.aml.services.alerts import NewAlert, alert_raise_many, dedup_key
 from compliance.casework.choices import Severity
+from compliance.peps import metrics as peps_metrics
 from compliance.peps.choices import PEPMatchStatus, ScreeningStatus, ScreeningTrigger
 from compliance.peps.models.pep import PEP, PEPMatch, PEPMatchEvent, ScreeningRun, UserScreening
 from compliance.peps.selectors.pep import match_threshold, pending_peps, pep_person, peps_matching
@@ -41,7 +45,6 @@ from kyc.services import user_risk_refresh_many
 
 logger = logging.getLogger("compliance.screening")
 
-PEP_BATCH = 200
 CHUNK = 500
 # A match this strong raises a HIGH alert, a weaker one MEDIUM.
 HIGH_SCORE = 0.9
@@ -87,14 +90,21 @@ class _Found:
 # ---------------------------------------------------------------- runs
 
 
-def _open_run(trigger: str, actor, subject: str) -> ScreeningRun:
+def _open_run(trigger: str, actor, subject: str, pep_ids: list[str] = ()) -> ScreeningRun:
+    ids = [str(pk) for pk in pep_ids]
+    now = timezone.now()
     return ScreeningRun.objects.create(
         trigger=trigger,
         subject=subject[:300],
         actor=actor if isinstance(actor, Staff) else None,
         matcher_version=MATCHER_VERSION,
         threshold=match_threshold(),
-        started_at=timezone.now(),
+        started_at=now,
+        progressed_at=now,
+        pep_ids=ids,
+        chunk_size=settings.PEP_SCREENING_CHUNK,
+        chunks_total=-(-len(ids) // settings.PEP_SCREENING_CHUNK),
+        users_scanned=kyc_selectors.user_count() if ids else 0,
     )
 
 
@@ -110,39 +120,144 @@ def _close_run(run: ScreeningRun, summary: MatchingSummary, error: BaseException
     run.alerts_created = summary.alerts_created
     run.finished_at = timezone.now()
     run.save()
+    _observe(run)
 
 
-# ---------------------------------------------------------------- PEPs against users
+def _observe(run: ScreeningRun) -> None:
+    if run.finished_at:
+        peps_metrics.SCREENING_DURATION.labels(run.trigger, run.status.lower()).observe(run.seconds)
 
 
-def screen_peps(*, pep_ids: Iterable, trigger: str, actor=None, subject: str = "", progress=None) -> MatchingSummary:
+# ---------------------------------------------------------------- PEPs against users, in chunks
+
+
+def screening_start(*, pep_ids: Iterable, trigger: str, actor=None, subject: str = "") -> ScreeningRun:
+    """Open a run over these PEPs (each once, in this order), to be done chunk by chunk (``screening_chunk``)."""
+    ids = list(dict.fromkeys(str(pk) for pk in pep_ids))
+    run = _open_run(trigger, actor, subject or f"{len(ids)} PEP(s)", ids)
+    if not ids:
+        _close_run(run, MatchingSummary(run_id=run.pk))
+    return run
+
+
+_RUN_ACTOR = object()
+
+
+def screening_chunk(*, run_id: int, index: int, actor=_RUN_ACTOR) -> MatchingSummary | None:
+    """Do chunk ``index`` of a run: match its PEPs, apply the matches, record the progress, in one transaction.
+
+    The run's row is locked first, and a chunk that is not the run's next one (done already: a task delivered
+    twice, a resumed run) or of a run that is over does nothing and answers None. So a chunk's effects and its
+    progress commit together or not at all, and run once. The last chunk completes the run.
+    """
+    with transaction.atomic():
+        run = ScreeningRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.status != ScreeningStatus.RUNNING or run.chunks_done != index:
+            return None
+        if actor is _RUN_ACTOR:
+            actor = run.actor
+        ids = run.pep_ids[index * run.chunk_size : (index + 1) * run.chunk_size]
+        summary = MatchingSummary(run_id=run.pk, users_scanned=run.users_scanned)
+        batch = list(PEP.objects.filter(pk__in=ids, is_active=True))
+        found = _users_matching(batch, kyc_selectors.user_name_frequencies(), run.threshold, summary)
+        _apply(found, summary, actor)
+        _mark_screened(batch)
+        summary.peps_screened = len(batch)
+        run.peps_screened += summary.peps_screened
+        run.candidates += summary.candidates
+        run.matches += summary.pairs
+        run.alerts_created += summary.alerts_created
+        run.matched_user_ids = sorted(set(run.matched_user_ids) | {str(pk) for pk in summary.users_matched})
+        run.updated_user_ids = sorted(set(run.updated_user_ids) | {str(pk) for pk in summary.users_updated})
+        run.users_matched, run.users_updated = len(run.matched_user_ids), len(run.updated_user_ids)
+        run.chunks_done = index + 1
+        run.progressed_at = timezone.now()
+        if run.chunks_done >= run.chunks_total:
+            run.status = ScreeningStatus.COMPLETED
+            run.finished_at = run.progressed_at
+        run.save()
+    _observe(run)
+    return summary
+
+
+def screening_fail(*, run_id: int, error: BaseException) -> None:
+    """A chunk failed for good: the run stops FAILED; its unscreened PEPs stay pending for the next re-screening."""
+    ScreeningRun.objects.filter(pk=run_id, status=ScreeningStatus.RUNNING).update(
+        status=ScreeningStatus.FAILED, error=f"{type(error).__name__}: {error}"[:2000], finished_at=timezone.now()
+    )
+    run = ScreeningRun.objects.filter(pk=run_id).first()
+    if run is not None:
+        _observe(run)
+
+
+def screening_summary(run: ScreeningRun) -> MatchingSummary:
+    """The counts a run recorded (without the per-match list, which only an inline run keeps)."""
+    return MatchingSummary(
+        users_scanned=run.users_scanned,
+        peps_screened=run.peps_screened,
+        candidates=run.candidates,
+        pairs=run.matches,
+        users_matched=set(run.matched_user_ids),
+        users_updated=set(run.updated_user_ids),
+        alerts_created=run.alerts_created,
+        run_id=run.pk,
+    )
+
+
+def screen_peps(
+    *, pep_ids: Iterable, trigger: str, actor=None, subject: str = "", progress=None, background: bool = False
+) -> MatchingSummary:
     """Screen these PEPs (the active ones) against every user, through the users' name index.
 
-    Each batch of ``PEP_BATCH`` PEPs looks its keys up once, compares each PEP with its candidates only,
-    applies the matches and marks the PEPs screened, in one transaction. ``progress(done)`` is called after
-    each batch.
+    The run goes in chunks of ``PEP_SCREENING_CHUNK`` PEPs (``screening_chunk``), each in its own transaction, so memory
+    stays bounded however long the list and a run cut short can be resumed. Inline (the default) the chunks run
+    here, ``progress(done)`` after each, and the summary lists the matches. With ``background`` they run as
+    the task ``compliance.peps.screen_chunk`` once this transaction commits (on a worker when a broker is
+    configured, here otherwise) and the summary returned holds only the run's id.
     """
-    ids = list(dict.fromkeys(pep_ids))
-    run = _open_run(trigger, actor, subject or f"{len(ids)} PEP(s)")
-    summary = MatchingSummary(run_id=run.pk)
+    run = screening_start(pep_ids=pep_ids, trigger=trigger, actor=actor, subject=subject)
+    summary = MatchingSummary(run_id=run.pk, users_scanned=run.users_scanned)
+    if run.status != ScreeningStatus.RUNNING:
+        return summary
+    if background:
+        transaction.on_commit(lambda: screening_dispatch(run_id=run.pk, index=0))
+        return summary
     try:
-        frequencies = kyc_selectors.user_name_frequencies()
-        threshold = match_threshold()
-        summary.users_scanned = kyc_selectors.user_count()
-        for start in range(0, len(ids), PEP_BATCH):
-            batch = list(PEP.objects.filter(pk__in=ids[start : start + PEP_BATCH], is_active=True))
-            found = _users_matching(batch, frequencies, threshold, summary)
-            with transaction.atomic():
-                _apply(found, summary, actor)
-                _mark_screened(batch)
-            summary.peps_screened += len(batch)
+        for index in range(run.chunks_total):
+            part = screening_chunk(run_id=run.pk, index=index, actor=actor)
+            if part is not None:
+                summary.add(part)
             if progress:
-                progress(min(len(ids), start + PEP_BATCH))
+                progress(min(len(run.pep_ids), (index + 1) * run.chunk_size))
     except Exception as exc:
-        _close_run(run, summary, exc)
+        screening_fail(run_id=run.pk, error=exc)
         raise
-    _close_run(run, summary)
     return summary
+
+
+def screening_dispatch(*, run_id: int, index: int) -> None:
+    """Send a run's chunk ``index`` to the queue; a broker that is down leaves it for ``screening_resume_stale``."""
+    from compliance.peps.tasks import screen_chunk  # the task module imports these services
+
+    try:
+        dispatch(screen_chunk, args=(run_id, index))
+    except QueueUnavailable:
+        logger.warning("screening run %s: chunk %s not sent (queue down); re-screening resumes it", run_id, index)
+
+
+def screening_resume_stale(*, older_than_seconds: int) -> list[int]:
+    """Runs still RUNNING with no chunk done for this long (their worker died, a send was lost): send their
+    next chunk again. A run that was only slow does that chunk once anyway (``screening_chunk``)."""
+    cutoff = timezone.now() - dt.timedelta(seconds=older_than_seconds)
+    stale = list(
+        ScreeningRun.objects.filter(status=ScreeningStatus.RUNNING, chunks_total__gt=0, progressed_at__lt=cutoff)
+        .order_by("pk")
+        .values_list("pk", "chunks_done")
+    )
+    for run_id, done in stale:
+        ScreeningRun.objects.filter(pk=run_id).update(progressed_at=timezone.now())
+        screening_dispatch(run_id=run_id, index=done)
+    return [run_id for run_id, _ in stale]
 
 
 def _users_matching(
@@ -211,12 +326,33 @@ def _mark_screened(batch: list[PEP]) -> None:
     )
 
 
-def screen_pending(*, actor=None, trigger: str = ScreeningTrigger.PENDING, progress=None) -> MatchingSummary:
+def screen_pending(
+    *, actor=None, trigger: str = ScreeningTrigger.PENDING, progress=None, background: bool = False
+) -> MatchingSummary:
     """Screen the active PEPs whose current content was never screened (a failed run, a new matcher)."""
     ids = list(pending_peps().order_by("pk").values_list("pk", flat=True))
     return screen_peps(
-        pep_ids=ids, trigger=trigger, actor=actor, subject=f"{len(ids)} unscreened PEP(s)", progress=progress
+        pep_ids=ids,
+        trigger=trigger,
+        actor=actor,
+        subject=f"{len(ids)} unscreened PEP(s)",
+        progress=progress,
+        background=background,
     )
+
+
+def rescreen_periodically(*, stale_seconds: int) -> int | None:
+    """Beat's re-screening: resume runs that stalled, then screen the pending PEPs in the background.
+
+    No second periodic run starts while one is still going (a period sent twice, a slow run): its PEPs are
+    still pending until their chunk is done, and would be screened twice. Answers the new run's id, if any.
+    """
+    screening_resume_stale(older_than_seconds=stale_seconds)
+    if ScreeningRun.objects.filter(trigger=ScreeningTrigger.PERIODIC, status=ScreeningStatus.RUNNING).exists():
+        return None
+    if not pending_peps().exists():
+        return None
+    return screen_pending(trigger=ScreeningTrigger.PERIODIC, background=True).run_id
 
 
 def screen_everything(*, actor=None, progress=None) -> MatchingSummary:

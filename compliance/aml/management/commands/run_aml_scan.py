@@ -4,8 +4,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from backoffice.filters import parse_date_bound
-from compliance.aml.engine.runner import scan
+from backoffice.tasks import dispatch
+from compliance.aml.choices import ScanStatus
 from compliance.aml.models.rules import AMLRule
+from compliance.aml.models.scans import AMLScan
+from compliance.aml.services.scans import aml_scan_start
+from compliance.aml.tasks import scan
 
 
 def _moment(text: str, *, end: bool) -> dt.datetime:
@@ -23,7 +27,8 @@ def _moment(text: str, *, end: bool) -> dt.datetime:
 class Command(BaseCommand):
     help = (
         "Evaluate every active AML rule over the ledger between --since and --until and raise alerts. "
-        "Safe to re-run: alerts are deduplicated per rule and hit."
+        "Safe to re-run: alerts are deduplicated per rule and hit. With a broker configured the scan runs on the "
+        "workers (the command says which scan to look for); without one, here."
     )
 
     def add_arguments(self, parser):
@@ -43,15 +48,21 @@ class Command(BaseCommand):
             missing = set(rules) - {r.rule_id for r in selected}
             if missing:
                 raise CommandError(f"No active rule with ruleId {sorted(missing)}")
-        result = scan(since=start, until=end, rules=selected)
-        for rule_id, figures in result.per_rule.items():
+        row = aml_scan_start(since=start, until=end, rules=selected)
+        dispatch(scan, args=(row.pk,))
+        row = AMLScan.objects.get(pk=row.pk)
+        if row.status != ScanStatus.COMPLETED:
+            window = f"{start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC"
+            self.stdout.write(f"AML scan #{row.pk} {window} sent to the workers")
+            return
+        for rule_id, figures in row.per_rule.items():
             if figures.get("error"):
                 self.stdout.write(self.style.ERROR(f"  {rule_id:<14} failed (see the log)"))
             elif figures["hits"]:
                 self.stdout.write(f"  {rule_id:<14} {figures['hits']:>6} hits {figures['created']:>6} new alerts")
         self.stdout.write(
-            f"AML scan {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC: {result.rules} rules, "
-            f"{result.hits} hits, {result.alerts_created} new alerts, {result.errors} failed rules"
+            f"AML scan {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC: {len(row.rule_ids)} rules, "
+            f"{row.hits} hits, {row.alerts_created} new alerts, {row.errors} failed rules"
         )
         from compliance.aml.services.held import held_escalate
 
