@@ -18,11 +18,13 @@ from django.utils import timezone
 from django_fsm import TransitionNotAllowed
 
 from backoffice.errors import Conflict, Forbidden, InvalidTransition, ValidationFailed
-from backoffice.services import audit_record
+from backoffice.services import Actor
+from compliance.aml import events
 from compliance.aml.choices import ProposalStatus
 from compliance.aml.models.governance import RuleProposal, RuleProposalEvent, RuleSnooze
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.services.rules import rule_check_changes, rule_update, rule_validate_changes
+from kyc.models import PlatformUser
 
 # Fields whose change on an active rule changes what the engine raises or does.
 GOVERNED = ("conditions", "severity", "actions")
@@ -53,7 +55,7 @@ def needs_approval(rule: AMLRule, diff: dict[str, Any]) -> bool:
     return any(name in diff for name in GOVERNED)
 
 
-def _record(proposal: RuleProposal, *, actor, from_status: str, note: str) -> None:
+def _record(proposal: RuleProposal, *, actor: Actor, from_status: str, note: str) -> None:
     RuleProposalEvent.objects.create(
         proposal=proposal, from_status=from_status, to_status=proposal.status, actor=actor, note=note or ""
     )
@@ -61,7 +63,12 @@ def _record(proposal: RuleProposal, *, actor, from_status: str, note: str) -> No
 
 @transaction.atomic
 def rule_change(
-    *, rule: AMLRule, actor, changes: dict[str, Any], reason: str = "", action: str = "aml_rule.update"
+    *,
+    rule: AMLRule,
+    actor: Actor,
+    changes: dict[str, Any],
+    reason: str = "",
+    action: events.Action = events.Action.RULE_UPDATE,
 ) -> ChangeOutcome:
     """Change a rule, at once or as a proposal (four eyes); invalid changes are refused now, not at approval."""
     changes = rule_check_changes(changes)
@@ -73,7 +80,7 @@ def rule_change(
 
 
 @transaction.atomic
-def rule_propose(*, rule: AMLRule, actor, changes: dict[str, Any], reason: str = "") -> RuleProposal:
+def rule_propose(*, rule: AMLRule, actor: Actor, changes: dict[str, Any], reason: str = "") -> RuleProposal:
     """Record ``changes`` as a proposal a second person decides; validated now, nothing applied."""
     changes = rule_check_changes(changes)
     locked = AMLRule.objects.select_for_update().get(pk=rule.pk)
@@ -85,32 +92,25 @@ def rule_propose(*, rule: AMLRule, actor, changes: dict[str, Any], reason: str =
         rule=locked, base_version=locked.version, changes=diff, reason=reason or "", proposed_by=actor
     )
     _record(proposal, actor=actor, from_status="", note=reason)
-    audit_record(
+    events.rule_proposed(
         actor=actor,
-        action="aml_rule.propose",
-        object_type="aml_rule",
-        object_id=locked.pk,
-        changes={
-            "rule_id": locked.rule_id,
-            "proposal": str(proposal.pk),
-            "base_version": locked.version,
-            "fields": {name: [getattr(locked, name), value] for name, value in diff.items()},
-            "reason": reason or "",
-        },
+        rule=locked,
+        proposal=proposal,
+        fields={name: [getattr(locked, name), value] for name, value in diff.items()},
     )
     return proposal
 
 
 @transaction.atomic
-def rule_toggle_or_propose(*, rule: AMLRule, actor, reason: str = "") -> ChangeOutcome:
+def rule_toggle_or_propose(*, rule: AMLRule, actor: Actor, reason: str = "") -> ChangeOutcome:
     """Flip isActive: off at once, on at once or as a proposal (four eyes)."""
     current = AMLRule.objects.select_for_update().values_list("is_active", flat=True).get(pk=rule.pk)
     return rule_change(
-        rule=rule, actor=actor, changes={"is_active": not current}, reason=reason, action="aml_rule.toggle"
+        rule=rule, actor=actor, changes={"is_active": not current}, reason=reason, action=events.Action.RULE_TOGGLE
     )
 
 
-def _require_decider(actor) -> None:
+def _require_decider(actor: Actor) -> None:
     has = getattr(actor, "has_capability", None)
     if not (has and has("rules.approve")):
         raise Forbidden("Only an MLRO or an admin may decide a rule change")
@@ -122,7 +122,7 @@ def _locked_proposal(proposal: RuleProposal) -> RuleProposal:
 
 
 @transaction.atomic
-def proposal_approve(*, proposal: RuleProposal, actor, note: str = "") -> RuleProposal:
+def proposal_approve(*, proposal: RuleProposal, actor: Actor, note: str = "") -> RuleProposal:
     """A second person approves: the change becomes the rule's next version (proposer and approver kept).
 
     Refused: the proposer (403 FOUR_EYES_REQUIRED), a decided proposal (409
@@ -144,7 +144,7 @@ def proposal_approve(*, proposal: RuleProposal, actor, note: str = "") -> RulePr
         rule=rule,
         actor=locked.proposed_by,
         changes=dict(locked.changes),
-        action="aml_rule.approve",
+        action=events.Action.RULE_APPROVE,
         reason=locked.reason,
         approved_by=actor,
     )
@@ -156,7 +156,7 @@ def proposal_approve(*, proposal: RuleProposal, actor, note: str = "") -> RulePr
 
 
 @transaction.atomic
-def proposal_reject(*, proposal: RuleProposal, actor, reason: str) -> RuleProposal:
+def proposal_reject(*, proposal: RuleProposal, actor: Actor, reason: str) -> RuleProposal:
     """A second person turns the change down with a reason (400 without one); the rule is left as it is."""
     _require_decider(actor)
     reason = (reason or "").strip()
@@ -172,13 +172,7 @@ def proposal_reject(*, proposal: RuleProposal, actor, reason: str) -> RulePropos
         raise InvalidTransition(f"Cannot reject a proposal that is {locked.status}") from None
     locked.save()
     _record(locked, actor=actor, from_status=ProposalStatus.PENDING, note=reason)
-    audit_record(
-        actor=actor,
-        action="aml_rule.reject",
-        object_type="aml_rule",
-        object_id=locked.rule_id,
-        changes={"proposal": str(locked.pk), "reason": reason},
-    )
+    events.proposal_rejected(actor=actor, proposal=locked, reason=reason)
     return locked
 
 
@@ -186,7 +180,7 @@ def proposal_reject(*, proposal: RuleProposal, actor, reason: str) -> RulePropos
 
 
 @transaction.atomic
-def rule_snooze(*, rule: AMLRule, user, actor, expires_at: datetime, reason: str) -> RuleSnooze:
+def rule_snooze(*, rule: AMLRule, user: PlatformUser, actor: Actor, expires_at: datetime, reason: str) -> RuleSnooze:
     """Stop ``rule`` raising alerts for ``user`` until ``expires_at`` (future, with a reason), audited."""
     reason = (reason or "").strip()
     errors: dict[str, list[str]] = {}
@@ -197,29 +191,17 @@ def rule_snooze(*, rule: AMLRule, user, actor, expires_at: datetime, reason: str
     if errors:
         raise ValidationFailed("Validation error", details=errors)
     snooze = RuleSnooze.objects.create(rule=rule, user=user, reason=reason, expires_at=expires_at, created_by=actor)
-    audit_record(
-        actor=actor,
-        action="aml_rule.snooze",
-        object_type="aml_rule",
-        object_id=rule.pk,
-        changes={"rule_id": rule.rule_id, "user": str(user.pk), "expires_at": expires_at.isoformat(), "reason": reason},
-    )
+    events.rule_snoozed(actor=actor, snooze=snooze, expires_at=expires_at)
     return snooze
 
 
 @transaction.atomic
-def rule_snooze_end(*, snooze: RuleSnooze, actor) -> RuleSnooze:
+def rule_snooze_end(*, snooze: RuleSnooze, actor: Actor) -> RuleSnooze:
     """End a snooze before its expiry (the rule raises alerts for the user again), audited."""
     locked = RuleSnooze.objects.select_for_update().get(pk=snooze.pk)
     if not locked.in_force:
         raise Conflict("This snooze is no longer in force")
     locked.ended_at = timezone.now()
     locked.save(update_fields=["ended_at"])
-    audit_record(
-        actor=actor,
-        action="aml_rule.snooze_end",
-        object_type="aml_rule",
-        object_id=locked.rule_id,
-        changes={"snooze": locked.pk, "user": str(locked.user_id)},
-    )
+    events.rule_snooze_ended(actor=actor, snooze=locked)
     return locked
