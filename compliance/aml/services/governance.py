@@ -15,10 +15,9 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django_fsm import TransitionNotAllowed
 
-from backoffice.errors import Conflict, Forbidden, InvalidTransition, ValidationFailed
-from backoffice.services import Actor
+from backoffice.errors import Conflict, Forbidden, ValidationFailed
+from backoffice.services import Actor, Move, fsm_move, history_record
 from compliance.aml import events
 from compliance.aml.choices import ProposalStatus
 from compliance.aml.models.governance import RuleProposal, RuleProposalEvent, RuleSnooze
@@ -56,8 +55,8 @@ def needs_approval(rule: AMLRule, diff: dict[str, Any]) -> bool:
 
 
 def _record(proposal: RuleProposal, *, actor: Actor, from_status: str, note: str) -> None:
-    RuleProposalEvent.objects.create(
-        proposal=proposal, from_status=from_status, to_status=proposal.status, actor=actor, note=note or ""
+    history_record(
+        proposal, history=RuleProposalEvent, source=from_status, target=proposal.status, actor=actor, note=note
     )
 
 
@@ -116,11 +115,6 @@ def _require_decider(actor: Actor) -> None:
         raise Forbidden("Only an MLRO or an admin may decide a rule change")
 
 
-def _locked_proposal(proposal: RuleProposal) -> RuleProposal:
-    # lock the proposal row only: proposed_by is a nullable join, which PostgreSQL cannot lock
-    return RuleProposal.objects.select_for_update(of=("self",)).select_related("proposed_by").get(pk=proposal.pk)
-
-
 @transaction.atomic
 def proposal_approve(*, proposal: RuleProposal, actor: Actor, note: str = "") -> RuleProposal:
     """A second person approves: the change becomes the rule's next version (proposer and approver kept).
@@ -129,30 +123,42 @@ def proposal_approve(*, proposal: RuleProposal, actor: Actor, note: str = "") ->
     INVALID_TRANSITION), a proposal made against an older version (409 CONFLICT).
     """
     _require_decider(actor)
-    locked = _locked_proposal(proposal)
-    rule = AMLRule.objects.select_for_update().get(pk=locked.rule_id)
-    if locked.status != ProposalStatus.PENDING:
-        raise InvalidTransition(f"Cannot approve a proposal that is {locked.status}")
-    locked._four_eyes(actor)
-    if rule.version != locked.base_version:
-        raise Conflict(STALE, code="STALE_PROPOSAL")
-    try:
-        locked.approve(actor=actor)
-    except TransitionNotAllowed:
-        raise InvalidTransition(f"Cannot approve a proposal that is {locked.status}") from None
-    updated = rule_update(
-        rule=rule,
-        actor=locked.proposed_by,
-        changes=dict(locked.changes),
-        action=events.Action.RULE_APPROVE,
-        reason=locked.reason,
-        approved_by=actor,
+    rules: list[AMLRule] = []
+
+    def check(move: Move[RuleProposal]) -> None:
+        # the proposal's row, then the rule's: the order every writer of both takes them in
+        rule = AMLRule.objects.select_for_update().get(pk=move.instance.rule_id)
+        move.instance._four_eyes(actor)
+        if rule.version != move.instance.base_version:
+            raise Conflict(STALE, code="STALE_PROPOSAL")
+        rules.append(rule)
+
+    def apply(move: Move[RuleProposal]) -> None:
+        proposal = move.instance
+        updated = rule_update(
+            rule=rules[0],
+            actor=proposal.proposed_by,
+            changes=dict(proposal.changes),
+            action=events.Action.RULE_APPROVE,
+            reason=proposal.reason,
+            approved_by=actor,
+        )
+        proposal.resulting_version = updated.version
+        proposal.decision_reason = note or ""
+
+    move = fsm_move(
+        proposal,
+        to=ProposalStatus.APPROVED,
+        actor=actor,
+        note=note or "",
+        related=("proposed_by",),  # a nullable join, which PostgreSQL cannot lock: the proposal's row only
+        refused="Cannot approve a proposal that is {source}",
+        check=check,
+        before_save=apply,
+        history=RuleProposalEvent,
+        event=None,  # the rule's own entry (aml_rule.approve) names proposer and approver
     )
-    locked.resulting_version = updated.version
-    locked.decision_reason = note or ""
-    locked.save()
-    _record(locked, actor=actor, from_status=ProposalStatus.PENDING, note=note)
-    return locked
+    return move.instance
 
 
 @transaction.atomic
@@ -162,18 +168,19 @@ def proposal_reject(*, proposal: RuleProposal, actor: Actor, reason: str) -> Rul
     reason = (reason or "").strip()
     if not reason:
         raise ValidationFailed("Validation error", details={"reason": ["A reason is required to reject a change."]})
-    locked = _locked_proposal(proposal)
-    if locked.status != ProposalStatus.PENDING:
-        raise InvalidTransition(f"Cannot reject a proposal that is {locked.status}")
-    locked._four_eyes(actor)
-    try:
-        locked.reject(actor=actor, reason=reason)
-    except TransitionNotAllowed:
-        raise InvalidTransition(f"Cannot reject a proposal that is {locked.status}") from None
-    locked.save()
-    _record(locked, actor=actor, from_status=ProposalStatus.PENDING, note=reason)
-    events.proposal_rejected(actor=actor, proposal=locked, reason=reason)
-    return locked
+    move = fsm_move(
+        proposal,
+        to=ProposalStatus.REJECTED,
+        actor=actor,
+        note=reason,
+        related=("proposed_by",),
+        refused="Cannot reject a proposal that is {source}",
+        check=lambda move: move.instance._four_eyes(actor),
+        history=RuleProposalEvent,
+        event=lambda move: events.proposal_rejected(actor=actor, proposal=move.instance, reason=reason),
+        reason=reason,
+    )
+    return move.instance
 
 
 # ---------------------------------------------------------------- snoozes
