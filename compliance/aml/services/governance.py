@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backoffice.errors import Conflict, Forbidden, ValidationFailed
-from backoffice.services import Actor, Move, fsm_move, history_record
+from backoffice.services import Actor, Move, fsm_move, history_record, lock_row
 from compliance.aml import events
 from compliance.aml.choices import ProposalStatus
 from compliance.aml.models.governance import RuleProposal, RuleProposalEvent, RuleSnooze
@@ -205,7 +205,7 @@ def rule_snooze(*, rule: AMLRule, user: PlatformUser, actor: Actor, expires_at: 
 @transaction.atomic
 def rule_snooze_end(*, snooze: RuleSnooze, actor: Actor) -> RuleSnooze:
     """End a snooze before its expiry (the rule raises alerts for the user again), audited."""
-    locked = RuleSnooze.objects.select_for_update().get(pk=snooze.pk)
+    locked = lock_row(snooze)
     if not locked.in_force:
         raise Conflict("This snooze is no longer in force")
     locked.ended_at = timezone.now()

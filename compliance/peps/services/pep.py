@@ -12,7 +12,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from backoffice.errors import Conflict, DomainError, ValidationFailed
-from backoffice.services import Actor, audit_batch, model_clean
+from backoffice.services import Actor, audit_batch, lock_row, model_clean
 from compliance.peps import events
 from compliance.peps.choices import PEPCategory, ScreeningTrigger
 from compliance.peps.models.pep import PEP, PEPMatch, PEPNameKey, canonical_category, normalise_name
@@ -202,7 +202,7 @@ def pep_update(*, pep: PEP, actor: Actor, changes: dict[str, Any]) -> PEPResult:
             "Validation error", details={name: ["This field cannot be updated."] for name in unknown}
         )
     with transaction.atomic():
-        locked = PEP.objects.select_for_update().get(pk=pep.pk)
+        locked = lock_row(pep)
         before = _snapshot(locked)
         was_active, old_hash, old_key = locked.is_active, locked.content_hash, locked.name_key
         for name, value in changes.items():

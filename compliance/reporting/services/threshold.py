@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from backoffice.errors import Forbidden, FourEyesRequired, InvalidTransition, ValidationFailed
 from backoffice.models import Staff
+from backoffice.services import lock_row
 from compliance.aml.choices import RuleType
 from compliance.aml.models.rules import AMLRule
 from compliance.peps.selectors.pep_exposures import pep_exposures_by_user
@@ -211,7 +212,7 @@ def batch_check_submit(*, batch: ThresholdReportBatch, actor: Staff) -> None:
 def threshold_batch_submit(*, batch: ThresholdReportBatch, actor: Staff, fiu_reference: str) -> ThresholdReportBatch:
     """Mark ``batch`` and its reports SUBMITTED with the unit's reference; with the unit's XSD configured every
     report must validate first (409 GOAML_INVALID naming each failing report)."""
-    locked = ThresholdReportBatch.objects.select_for_update().get(pk=batch.pk)
+    locked = lock_row(batch)
     batch_check_submit(batch=locked, actor=actor)
     fiu_reference = (fiu_reference or "").strip()
     if not fiu_reference:
@@ -251,7 +252,7 @@ def threshold_report_answer(
     *, report: ThresholdReport, actor: Staff, accepted: bool, reason: str = ""
 ) -> ThresholdReport:
     """Record the unit's answer for a SUBMITTED report: ACCEPTED, or REJECTED with the unit's reason (required)."""
-    locked = ThresholdReport.objects.select_for_update().get(pk=report.pk)
+    locked = lock_row(report)
     report_check_answer(report=locked, actor=actor)
     reason = (reason or "").strip()
     if not accepted and not reason:

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 
 from backoffice.errors import Conflict, Forbidden, InvalidTransition, NotFound, ValidationFailed
 from backoffice.models import Staff
-from backoffice.services import Actor, Move, fsm_move, model_clean
+from backoffice.services import Actor, Move, fsm_move, lock_row, model_clean
 from compliance.aml.choices import AlertStatus
 from compliance.aml.models.alerts import Alert
 from compliance.sars import events, narratives
@@ -400,7 +400,7 @@ def sar_fiu_response(*, sar: SAR, actor: Staff, accepted: bool, reason: str = ""
     report is CLOSED as rejected; ``sar_correct`` files its correction, which
     names it.
     """
-    locked = SAR.objects.select_for_update().get(pk=sar.pk)
+    locked = lock_row(sar)
     sar_check_fiu_response(sar=locked, actor=actor)
     reason = (reason or "").strip()
     fiu_reference = (fiu_reference or "").strip()
@@ -442,7 +442,7 @@ def sar_correct(*, sar: SAR, actor: Staff) -> SAR:
     Refused (409) for a report the unit did not reject, or one a correction in progress (or filed and not
     rejected) already replaces.
     """
-    locked = SAR.objects.select_for_update().get(pk=sar.pk)
+    locked = lock_row(sar)
     if locked.fiu_outcome != "REJECTED":
         raise InvalidTransition(f"Only a SAR the FIU rejected can be corrected; {locked.sar_id} was not")
     standing = locked.corrections.exclude(fiu_outcome="REJECTED").first()
