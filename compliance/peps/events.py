@@ -1,18 +1,55 @@
-"""The audited actions of PEP review and screening, one typed function each.
+"""The audited actions of the PEP list, PEP review and screening, one typed function each.
 
 The action strings are stored in the audit log: written here once, never renamed (old entries keep theirs).
 """
 
+import uuid
 from enum import StrEnum
+from typing import Any
 
 from backoffice.models import AuditLog
 from backoffice.services import Actor, Move, audit_record
-from compliance.peps.models.pep import NameScreening, PEPMatch
+from compliance.peps.models.pep import PEP, NameScreening, PEPMatch
 
 
 class Action(StrEnum):
     MATCH_REVIEW = "pep_match.review"
     SCREEN_NAME = "pep.screen_name"
+    CREATE = "pep.create"
+    UPDATE = "pep.update"
+    DELETE = "pep.delete"
+    IMPORT_CREATE = "pep.import_create"
+    IMPORT_UPDATE = "pep.import_update"
+
+
+PEP_OBJECT = "pep"
+
+
+def pep_created(*, actor: Actor, pep: PEP, snapshot: dict[str, Any], imported: bool = False) -> AuditLog:
+    """A PEP joined the list (by hand, a bulk upload, or a file import: ``imported``), as ``snapshot`` shows it."""
+    return audit_record(
+        actor=actor,
+        action=Action.IMPORT_CREATE if imported else Action.CREATE,
+        object_type=PEP_OBJECT,
+        object_id=pep.pk,
+        changes=snapshot,
+    )
+
+
+def pep_updated(*, actor: Actor, pep: PEP, fields: dict[str, list[Any]], imported: bool = False) -> AuditLog:
+    """A PEP changed as its next version (``fields``: name: [old, new]), by hand or by a file import."""
+    return audit_record(
+        actor=actor,
+        action=Action.IMPORT_UPDATE if imported else Action.UPDATE,
+        object_type=PEP_OBJECT,
+        object_id=pep.pk,
+        changes={"version": pep.version, "fields": fields},
+    )
+
+
+def pep_deleted(*, actor: Actor, pep_id: uuid.UUID | int, snapshot: dict[str, Any]) -> AuditLog:
+    """A PEP left the list for good; ``snapshot`` is what it was."""
+    return audit_record(actor=actor, action=Action.DELETE, object_type=PEP_OBJECT, object_id=pep_id, changes=snapshot)
 
 
 def pep_match_reviewed(move: Move[PEPMatch]) -> AuditLog:

@@ -18,6 +18,7 @@ from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from backoffice.errors import FourEyesRequired
 from backoffice.fsm import transition_table
 from backoffice.models import StateChange
+from backoffice.services import Actor
 from compliance.aml.choices import ProposalStatus
 
 P = ProposalStatus
@@ -64,19 +65,19 @@ class RuleProposal(ConcurrentTransitionMixin, models.Model):
     def api_changes(self) -> dict:
         return {API_NAMES.get(name, name): value for name, value in self.changes.items()}
 
-    def _four_eyes(self, actor) -> None:
+    def _four_eyes(self, actor: Actor) -> None:
         if getattr(actor, "pk", None) == self.proposed_by_id:
             raise FourEyesRequired("The person who proposed a rule change cannot decide it")
 
     @transition(field=status, source=P.PENDING, target=P.APPROVED)
-    def approve(self, *, actor) -> None:
+    def approve(self, *, actor: Actor) -> None:
         """A second person accepts the change; the service applies it as the rule's next version."""
         self._four_eyes(actor)
         self.decided_by = actor
         self.decided_at = timezone.now()
 
     @transition(field=status, source=P.PENDING, target=P.REJECTED)
-    def reject(self, *, actor, reason: str) -> None:
+    def reject(self, *, actor: Actor, reason: str) -> None:
         """A second person turns the change down, saying why; the rule stays as it is."""
         self._four_eyes(actor)
         self.decided_by = actor

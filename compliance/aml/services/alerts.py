@@ -18,7 +18,8 @@ from django.db import connection, transaction
 from backoffice.errors import Conflict, DomainError, InvalidTransition, ValidationFailed
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.models import Staff
-from backoffice.services import audit_entry, audit_record, audit_record_many
+from backoffice.services import Actor, Move, audit_batch, fsm_move, history_record, lock_row
+from compliance.aml import events
 from compliance.aml.choices import AlertStatus, AlertType, CloseReason
 from compliance.aml.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES, OPEN_STATES, Alert, AlertEvent
 from kyc.choices import VerificationStatus
@@ -58,7 +59,7 @@ def _source(alert: Alert) -> str:
     return AlertType(alert.alert_type).label.lower()
 
 
-def risk_follow_alerts(*, alerts: Iterable[Alert], actor=None) -> None:
+def risk_follow_alerts(*, alerts: Iterable[Alert], actor: Actor = None) -> None:
     """The users of newly raised alerts: an open alert is a fact of their risk score (one refresh per reason)."""
     sources: dict = {}
     for alert in alerts:
@@ -71,7 +72,7 @@ def risk_follow_alerts(*, alerts: Iterable[Alert], actor=None) -> None:
 
 
 @transaction.atomic
-def alert_raise_many(*, alerts: Iterable[NewAlert], actor=None, follow_risk: bool = True) -> list[Alert]:
+def alert_raise_many(*, alerts: Iterable[NewAlert], actor: Actor = None, follow_risk: bool = True) -> list[Alert]:
     """Raise the alerts whose key is new; returns those created (a re-run creates none).
 
     Each new alert starts OPEN with its transactions linked, one history row
@@ -115,18 +116,9 @@ def alert_raise_many(*, alerts: Iterable[NewAlert], actor=None, follow_risk: boo
         ],
         batch_size=CHUNK,
     )
-    audit_record_many(
-        [
-            audit_entry(
-                actor=actor,
-                action="alert.raise",
-                object_type="alert",
-                object_id=a.pk,
-                changes={"alert_type": a.alert_type, "severity": a.severity, "user_id": str(a.user_id)},
-            )
-            for a in created
-        ]
-    )
+    with audit_batch():
+        for alert in created:
+            events.alert_raised(actor=actor, alert=alert)
     if follow_risk:
         risk_follow_alerts(alerts=created, actor=actor)
     return created
@@ -167,7 +159,7 @@ def _check_reason_code(reason_code: str) -> str:
 
 
 @transaction.atomic
-def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "", reason_code: str = "") -> Alert:
+def alert_transition(*, alert: Alert, actor: Actor, to_status: str, note: str = "", reason_code: str = "") -> Alert:
     """Move an alert to ``to_status``, recording who, when, from, to and why.
 
     Closing needs a note; closing as a false positive also needs a reason
@@ -183,48 +175,53 @@ def alert_transition(*, alert: Alert, actor, to_status: str, note: str = "", rea
     # subject and escalates the alerts it cites; a move here may refresh the customer's risk score), so two of
     # them can never wait on each other
     list(PlatformUser.objects.select_for_update().filter(pk=alert.user_id).values_list("pk", flat=True))
-    locked = Alert.objects.select_for_update().get(pk=alert.pk)
-    method = ALERT_TRANSITIONS.get((locked.status, to_status))
-    if method is None:
-        raise InvalidTransition(f"Cannot move alert from {locked.status} to {to_status}")
-    if to_status in CLOSED_STATES and not note:
-        raise ValidationFailed("A note is required to close an alert", details={"note": ["Required when closing."]})
-    if to_status == AlertStatus.CLOSED_FALSE_POSITIVE and not reason_code:
-        raise ValidationFailed(
-            "A reason code is required to close an alert as a false positive",
-            details={"reason_code": ["Required when closing as a false positive."]},
-        )
-    if (
-        locked.alert_type == AlertType.DUPLICATE_IDENTITY
-        and to_status == AlertStatus.CLOSED_FALSE_POSITIVE
-        and locked.user is not None
-        and locked.user.verification_status == VerificationStatus.PENDING
-    ):
-        # the identity check waiting for review decides it (compliance.aml.services.identity); a SAR may still be filed
-        raise Conflict(
-            "This duplicate identity is decided by the user's identity check, which is waiting for review: "
-            "decide the check (approving against duplicates needs two people and a reason)"
-        )
-    reopening = locked.status in CLOSED_STATES
-    if reopening and not note:
-        raise ValidationFailed("A note is required to reopen an alert", details={"note": ["Required when reopening."]})
-    previous = locked.status
-    if to_status == AlertStatus.CLOSED_FALSE_POSITIVE:
-        locked.close_false_positive(reason_code=reason_code)
-    else:
-        getattr(locked, method)()
-        reason_code = ""
-    locked.save(update_fields=["status", "closed_at", "close_reason_code", "updated_at"])
-    AlertEvent.objects.create(
-        alert=locked, from_status=previous, to_status=to_status, actor=actor, note=note, reason_code=reason_code
-    )
-    audit_record(
+
+    def check(move: Move[Alert]) -> None:
+        # after the table (409 first, whoever asks), before anything moves: what this move needs
+        locked = move.instance
+        if to_status in CLOSED_STATES and not note:
+            raise ValidationFailed("A note is required to close an alert", details={"note": ["Required when closing."]})
+        if to_status == AlertStatus.CLOSED_FALSE_POSITIVE and not reason_code:
+            raise ValidationFailed(
+                "A reason code is required to close an alert as a false positive",
+                details={"reason_code": ["Required when closing as a false positive."]},
+            )
+        if (
+            locked.alert_type == AlertType.DUPLICATE_IDENTITY
+            and to_status == AlertStatus.CLOSED_FALSE_POSITIVE
+            and locked.user is not None
+            and locked.user.verification_status == VerificationStatus.PENDING
+        ):
+            # the identity check waiting for review decides it (compliance.aml.services.identity); a SAR may
+            # still be filed
+            raise Conflict(
+                "This duplicate identity is decided by the user's identity check, which is waiting for review: "
+                "decide the check (approving against duplicates needs two people and a reason)"
+            )
+        if move.source in CLOSED_STATES and not note:
+            raise ValidationFailed(
+                "A note is required to reopen an alert", details={"note": ["Required when reopening."]}
+            )
+
+    # the reason code belongs to a close as a false positive only
+    false_positive = to_status == AlertStatus.CLOSED_FALSE_POSITIVE
+    reason_code = reason_code if false_positive else ""
+    move = fsm_move(
+        alert,
+        to=to_status,
         actor=actor,
-        action="alert.reopen" if reopening else "alert.status",
-        object_type="alert",
-        object_id=locked.pk,
-        changes={"from": previous, "to": to_status, "note": note, "reason_code": reason_code},
+        note=note,
+        transitions=ALERT_TRANSITIONS,
+        label="alert",
+        check=check,
+        update_fields=["closed_at", "close_reason_code"],
+        history=AlertEvent,
+        history_fields={"reason_code": reason_code},
+        event=lambda move: events.alert_moved(move, reason_code=reason_code),
+        **({"reason_code": reason_code} if false_positive else {}),
     )
+    locked, previous = move.instance, move.source
+    reopening = previous in CLOSED_STATES
     if (previous in OPEN_STATES) != (to_status in OPEN_STATES):  # an open alert is a fact of the risk score
         label = AlertStatus(to_status).label.lower()
         reason = f"Alert {str(locked.pk)[:8]} ({_source(locked)}) {'reopened' if reopening else label}"
@@ -247,9 +244,9 @@ def assignee_from_id(staff_id) -> Staff | None:
 
 
 @transaction.atomic
-def alert_assign(*, alert: Alert, actor, assignee: Staff | None) -> Alert:
+def alert_assign(*, alert: Alert, actor: Actor, assignee: Staff | None) -> Alert:
     """Give an open alert to an officer (``assignee`` None takes it back to the queue)."""
-    locked = Alert.objects.select_for_update().get(pk=alert.pk)
+    locked = lock_row(alert)
     if locked.is_closed:
         raise InvalidTransition("A closed alert cannot be assigned")
     if assignee is not None:
@@ -258,14 +255,9 @@ def alert_assign(*, alert: Alert, actor, assignee: Staff | None) -> Alert:
     locked.assigned_to = assignee
     locked.save(update_fields=["assigned_to", "updated_at"])
     note = f"Assigned to {assignee.full_name or assignee.email}" if assignee else "Unassigned"
-    AlertEvent.objects.create(alert=locked, from_status=locked.status, to_status=locked.status, actor=actor, note=note)
-    audit_record(
-        actor=actor,
-        action="alert.assign",
-        object_type="alert",
-        object_id=locked.pk,
-        changes={"from": getattr(previous, "email", None), "to": getattr(assignee, "email", None)},
-    )
+    # an assignment is a row of the alert's history that leaves its status as it is
+    history_record(locked, history=AlertEvent, source=locked.status, target=locked.status, actor=actor, note=note)
+    events.alert_assigned(actor=actor, alert=locked, previous=previous, assignee=assignee)
     return locked
 
 
@@ -292,7 +284,7 @@ class BulkResult:
 @transaction.atomic
 def alert_bulk(
     *,
-    actor,
+    actor: Actor,
     alert_ids: Iterable,
     action: str,
     assignee: Staff | None = None,
@@ -348,18 +340,8 @@ def alert_bulk(
             errors.append((pk, exc.message))
         else:
             updated += 1
-    audit_record(
-        actor=actor,
-        action="alert.bulk",
-        object_type="alert",
-        object_id="",
-        changes={
-            "action": str(action),
-            "updated": updated,
-            "failed": len(errors),
-            "assignee": getattr(assignee, "email", None),
-            "reason_code": reason_code,
-        },
+    events.alerts_triaged(
+        actor=actor, action=action, updated=updated, failed=len(errors), assignee=assignee, reason_code=reason_code
     )
     return BulkResult(updated=updated, errors=errors)
 

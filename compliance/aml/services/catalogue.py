@@ -6,6 +6,7 @@ Its own module because it uses both the rule services and governance, which buil
 from django.db import transaction
 
 from backoffice.services import Actor
+from compliance.aml import events
 from compliance.aml.catalogue import CATALOGUE, previous_actions
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.services.governance import needs_approval, rule_propose
@@ -42,7 +43,7 @@ def rule_catalogue_load(*, actor: Actor = None, reset: bool = False) -> dict[str
                 rule_propose(rule=rule, actor=actor, changes=diff, reason="Restore the shipped catalogue values")
                 counts["proposed"] += 1
                 continue
-            rule_update(rule=rule, actor=actor, changes=fields, action="aml_rule.reset")
+            rule_update(rule=rule, actor=actor, changes=fields, action=events.Action.RULE_RESET)
             counts["reset"] += 1
         elif rule.actions == previous_actions(rule.severity) and rule.actions != fields["actions"]:
             upgrade = {"actions": fields["actions"]}
@@ -50,7 +51,7 @@ def rule_catalogue_load(*, actor: Actor = None, reset: bool = False) -> dict[str
                 rule_propose(rule=rule, actor=actor, changes=upgrade, reason="The catalogue's hold/block actions")
                 counts["proposed"] += 1
                 continue
-            rule_update(rule=rule, actor=actor, changes=upgrade, action="aml_rule.catalogue_upgrade")
+            rule_update(rule=rule, actor=actor, changes=upgrade, action=events.Action.RULE_CATALOGUE_UPGRADE)
             counts["upgraded"] += 1
         else:
             counts["unchanged"] += 1

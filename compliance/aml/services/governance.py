@@ -15,14 +15,15 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django_fsm import TransitionNotAllowed
 
-from backoffice.errors import Conflict, Forbidden, InvalidTransition, ValidationFailed
-from backoffice.services import audit_record
+from backoffice.errors import Conflict, Forbidden, ValidationFailed
+from backoffice.services import Actor, Move, fsm_move, history_record, lock_row
+from compliance.aml import events
 from compliance.aml.choices import ProposalStatus
 from compliance.aml.models.governance import RuleProposal, RuleProposalEvent, RuleSnooze
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.services.rules import rule_check_changes, rule_update, rule_validate_changes
+from kyc.models import PlatformUser
 
 # Fields whose change on an active rule changes what the engine raises or does.
 GOVERNED = ("conditions", "severity", "actions")
@@ -53,15 +54,20 @@ def needs_approval(rule: AMLRule, diff: dict[str, Any]) -> bool:
     return any(name in diff for name in GOVERNED)
 
 
-def _record(proposal: RuleProposal, *, actor, from_status: str, note: str) -> None:
-    RuleProposalEvent.objects.create(
-        proposal=proposal, from_status=from_status, to_status=proposal.status, actor=actor, note=note or ""
+def _record(proposal: RuleProposal, *, actor: Actor, from_status: str, note: str) -> None:
+    history_record(
+        proposal, history=RuleProposalEvent, source=from_status, target=proposal.status, actor=actor, note=note
     )
 
 
 @transaction.atomic
 def rule_change(
-    *, rule: AMLRule, actor, changes: dict[str, Any], reason: str = "", action: str = "aml_rule.update"
+    *,
+    rule: AMLRule,
+    actor: Actor,
+    changes: dict[str, Any],
+    reason: str = "",
+    action: events.Action = events.Action.RULE_UPDATE,
 ) -> ChangeOutcome:
     """Change a rule, at once or as a proposal (four eyes); invalid changes are refused now, not at approval."""
     changes = rule_check_changes(changes)
@@ -73,7 +79,7 @@ def rule_change(
 
 
 @transaction.atomic
-def rule_propose(*, rule: AMLRule, actor, changes: dict[str, Any], reason: str = "") -> RuleProposal:
+def rule_propose(*, rule: AMLRule, actor: Actor, changes: dict[str, Any], reason: str = "") -> RuleProposal:
     """Record ``changes`` as a proposal a second person decides; validated now, nothing applied."""
     changes = rule_check_changes(changes)
     locked = AMLRule.objects.select_for_update().get(pk=rule.pk)
@@ -85,108 +91,103 @@ def rule_propose(*, rule: AMLRule, actor, changes: dict[str, Any], reason: str =
         rule=locked, base_version=locked.version, changes=diff, reason=reason or "", proposed_by=actor
     )
     _record(proposal, actor=actor, from_status="", note=reason)
-    audit_record(
+    events.rule_proposed(
         actor=actor,
-        action="aml_rule.propose",
-        object_type="aml_rule",
-        object_id=locked.pk,
-        changes={
-            "rule_id": locked.rule_id,
-            "proposal": str(proposal.pk),
-            "base_version": locked.version,
-            "fields": {name: [getattr(locked, name), value] for name, value in diff.items()},
-            "reason": reason or "",
-        },
+        rule=locked,
+        proposal=proposal,
+        fields={name: [getattr(locked, name), value] for name, value in diff.items()},
     )
     return proposal
 
 
 @transaction.atomic
-def rule_toggle_or_propose(*, rule: AMLRule, actor, reason: str = "") -> ChangeOutcome:
+def rule_toggle_or_propose(*, rule: AMLRule, actor: Actor, reason: str = "") -> ChangeOutcome:
     """Flip isActive: off at once, on at once or as a proposal (four eyes)."""
     current = AMLRule.objects.select_for_update().values_list("is_active", flat=True).get(pk=rule.pk)
     return rule_change(
-        rule=rule, actor=actor, changes={"is_active": not current}, reason=reason, action="aml_rule.toggle"
+        rule=rule, actor=actor, changes={"is_active": not current}, reason=reason, action=events.Action.RULE_TOGGLE
     )
 
 
-def _require_decider(actor) -> None:
+def _require_decider(actor: Actor) -> None:
     has = getattr(actor, "has_capability", None)
     if not (has and has("rules.approve")):
         raise Forbidden("Only an MLRO or an admin may decide a rule change")
 
 
-def _locked_proposal(proposal: RuleProposal) -> RuleProposal:
-    # lock the proposal row only: proposed_by is a nullable join, which PostgreSQL cannot lock
-    return RuleProposal.objects.select_for_update(of=("self",)).select_related("proposed_by").get(pk=proposal.pk)
-
-
 @transaction.atomic
-def proposal_approve(*, proposal: RuleProposal, actor, note: str = "") -> RuleProposal:
+def proposal_approve(*, proposal: RuleProposal, actor: Actor, note: str = "") -> RuleProposal:
     """A second person approves: the change becomes the rule's next version (proposer and approver kept).
 
     Refused: the proposer (403 FOUR_EYES_REQUIRED), a decided proposal (409
     INVALID_TRANSITION), a proposal made against an older version (409 CONFLICT).
     """
     _require_decider(actor)
-    locked = _locked_proposal(proposal)
-    rule = AMLRule.objects.select_for_update().get(pk=locked.rule_id)
-    if locked.status != ProposalStatus.PENDING:
-        raise InvalidTransition(f"Cannot approve a proposal that is {locked.status}")
-    locked._four_eyes(actor)
-    if rule.version != locked.base_version:
-        raise Conflict(STALE, code="STALE_PROPOSAL")
-    try:
-        locked.approve(actor=actor)
-    except TransitionNotAllowed:
-        raise InvalidTransition(f"Cannot approve a proposal that is {locked.status}") from None
-    updated = rule_update(
-        rule=rule,
-        actor=locked.proposed_by,
-        changes=dict(locked.changes),
-        action="aml_rule.approve",
-        reason=locked.reason,
-        approved_by=actor,
+    rules: list[AMLRule] = []
+
+    def check(move: Move[RuleProposal]) -> None:
+        # the proposal's row, then the rule's: the order every writer of both takes them in
+        rule = AMLRule.objects.select_for_update().get(pk=move.instance.rule_id)
+        move.instance._four_eyes(actor)
+        if rule.version != move.instance.base_version:
+            raise Conflict(STALE, code="STALE_PROPOSAL")
+        rules.append(rule)
+
+    def apply(move: Move[RuleProposal]) -> None:
+        proposal = move.instance
+        updated = rule_update(
+            rule=rules[0],
+            actor=proposal.proposed_by,
+            changes=dict(proposal.changes),
+            action=events.Action.RULE_APPROVE,
+            reason=proposal.reason,
+            approved_by=actor,
+        )
+        proposal.resulting_version = updated.version
+        proposal.decision_reason = note or ""
+
+    move = fsm_move(
+        proposal,
+        to=ProposalStatus.APPROVED,
+        actor=actor,
+        note=note or "",
+        related=("proposed_by",),  # a nullable join, which PostgreSQL cannot lock: the proposal's row only
+        refused="Cannot approve a proposal that is {source}",
+        check=check,
+        before_save=apply,
+        history=RuleProposalEvent,
+        event=None,  # the rule's own entry (aml_rule.approve) names proposer and approver
     )
-    locked.resulting_version = updated.version
-    locked.decision_reason = note or ""
-    locked.save()
-    _record(locked, actor=actor, from_status=ProposalStatus.PENDING, note=note)
-    return locked
+    return move.instance
 
 
 @transaction.atomic
-def proposal_reject(*, proposal: RuleProposal, actor, reason: str) -> RuleProposal:
+def proposal_reject(*, proposal: RuleProposal, actor: Actor, reason: str) -> RuleProposal:
     """A second person turns the change down with a reason (400 without one); the rule is left as it is."""
     _require_decider(actor)
     reason = (reason or "").strip()
     if not reason:
         raise ValidationFailed("Validation error", details={"reason": ["A reason is required to reject a change."]})
-    locked = _locked_proposal(proposal)
-    if locked.status != ProposalStatus.PENDING:
-        raise InvalidTransition(f"Cannot reject a proposal that is {locked.status}")
-    locked._four_eyes(actor)
-    try:
-        locked.reject(actor=actor, reason=reason)
-    except TransitionNotAllowed:
-        raise InvalidTransition(f"Cannot reject a proposal that is {locked.status}") from None
-    locked.save()
-    _record(locked, actor=actor, from_status=ProposalStatus.PENDING, note=reason)
-    audit_record(
+    move = fsm_move(
+        proposal,
+        to=ProposalStatus.REJECTED,
         actor=actor,
-        action="aml_rule.reject",
-        object_type="aml_rule",
-        object_id=locked.rule_id,
-        changes={"proposal": str(locked.pk), "reason": reason},
+        note=reason,
+        related=("proposed_by",),
+        refused="Cannot reject a proposal that is {source}",
+        check=lambda move: move.instance._four_eyes(actor),
+        history=RuleProposalEvent,
+        event=lambda move: events.proposal_rejected(actor=actor, proposal=move.instance, reason=reason),
+        reason=reason,
     )
-    return locked
+    return move.instance
 
 
 # ---------------------------------------------------------------- snoozes
 
 
 @transaction.atomic
-def rule_snooze(*, rule: AMLRule, user, actor, expires_at: datetime, reason: str) -> RuleSnooze:
+def rule_snooze(*, rule: AMLRule, user: PlatformUser, actor: Actor, expires_at: datetime, reason: str) -> RuleSnooze:
     """Stop ``rule`` raising alerts for ``user`` until ``expires_at`` (future, with a reason), audited."""
     reason = (reason or "").strip()
     errors: dict[str, list[str]] = {}
@@ -197,29 +198,17 @@ def rule_snooze(*, rule: AMLRule, user, actor, expires_at: datetime, reason: str
     if errors:
         raise ValidationFailed("Validation error", details=errors)
     snooze = RuleSnooze.objects.create(rule=rule, user=user, reason=reason, expires_at=expires_at, created_by=actor)
-    audit_record(
-        actor=actor,
-        action="aml_rule.snooze",
-        object_type="aml_rule",
-        object_id=rule.pk,
-        changes={"rule_id": rule.rule_id, "user": str(user.pk), "expires_at": expires_at.isoformat(), "reason": reason},
-    )
+    events.rule_snoozed(actor=actor, snooze=snooze, expires_at=expires_at)
     return snooze
 
 
 @transaction.atomic
-def rule_snooze_end(*, snooze: RuleSnooze, actor) -> RuleSnooze:
+def rule_snooze_end(*, snooze: RuleSnooze, actor: Actor) -> RuleSnooze:
     """End a snooze before its expiry (the rule raises alerts for the user again), audited."""
-    locked = RuleSnooze.objects.select_for_update().get(pk=snooze.pk)
+    locked = lock_row(snooze)
     if not locked.in_force:
         raise Conflict("This snooze is no longer in force")
     locked.ended_at = timezone.now()
     locked.save(update_fields=["ended_at"])
-    audit_record(
-        actor=actor,
-        action="aml_rule.snooze_end",
-        object_type="aml_rule",
-        object_id=locked.rule_id,
-        changes={"snooze": locked.pk, "user": str(locked.user_id)},
-    )
+    events.rule_snooze_ended(actor=actor, snooze=locked)
     return locked

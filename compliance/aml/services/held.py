@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.services import Actor
 from compliance.aml.choices import AlertStatus
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.alerts import alert_transition
@@ -26,7 +27,7 @@ def held_alerts(transaction_ids) -> list[Alert]:
     return list(Alert.objects.filter(related_transactions__in=transaction_ids).distinct().order_by("created_at"))
 
 
-def on_held_transaction_decided(*, transaction: Transaction, actor, **_) -> None:
+def on_held_transaction_decided(*, transaction: Transaction, actor: Actor, **_) -> None:
     """The decision on a held transaction, written into the thread of every alert linked to it."""
     verb = "released (the money moved)" if transaction.status == TransactionStatus.COMPLETED else "rejected"
     text = (

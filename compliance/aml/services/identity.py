@@ -9,6 +9,7 @@ The alert stays open until the identity check is decided; ``identity_decision_de
 false positive with their reasons; a rejection escalates it, a duplicate identity being a matter for a SAR.
 """
 
+from backoffice.services import Actor
 from compliance.aml.choices import AlertStatus, AlertType, CloseReason
 from compliance.aml.models.alerts import OPEN_STATES, Alert
 from compliance.aml.services.alerts import NewAlert, alert_raise_many, alert_transition, dedup_key
@@ -46,7 +47,7 @@ def duplicate_identity_alert(*, user, other_user_id, kind: str, score: float | N
 
 
 def identity_decision_decides_alerts(
-    *, user, other_user_ids, approved: bool, note: str, actor, source: dict, **_
+    *, user, other_user_ids, approved: bool, note: str, actor: Actor, source: dict, **_
 ) -> list[Alert]:
     """Decide the open DUPLICATE_IDENTITY alerts of ``user``'s pairs with ``other_user_ids`` as the check was."""
     keys = [dedup_key(AlertType.DUPLICATE_IDENTITY, *sorted([str(user.pk), str(other)])) for other in other_user_ids]

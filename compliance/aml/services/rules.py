@@ -7,12 +7,12 @@ that raised it.
 
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from backoffice.errors import Conflict, ValidationFailed, django_validation_details
-from backoffice.services import audit_record
+from backoffice.errors import Conflict, ValidationFailed
+from backoffice.services import Actor, model_clean
+from compliance.aml import events
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 from compliance.casework.choices import Severity
 
@@ -36,16 +36,11 @@ def _check_severity(severity: Any) -> str:
 
 
 def _full_clean(rule: AMLRule) -> None:
-    try:
-        rule.full_clean(validate_unique=False)
-    except ValidationError as exc:
-        details = django_validation_details(exc)
-        if "priority" in details:
-            raise ValidationFailed(INVALID_PRIORITY, details=details) from None
-        raise ValidationFailed("Validation error", details=details) from None
+    # uniqueness is the database's to refuse (a 409 on save), not a 400 here
+    model_clean(rule, validate_unique=False, headlines={"priority": INVALID_PRIORITY})
 
 
-def _keep_version(rule: AMLRule, actor, *, reason: str = "", approved_by=None) -> AMLRuleVersion:
+def _keep_version(rule: AMLRule, actor: Actor, *, reason: str = "", approved_by: Actor = None) -> AMLRuleVersion:
     return AMLRuleVersion.objects.create(
         rule=rule,
         version=rule.version,
@@ -83,7 +78,7 @@ def rule_validate_changes(rule: AMLRule, changes: dict[str, Any]) -> None:
 @transaction.atomic
 def rule_create(
     *,
-    actor,
+    actor: Actor,
     rule_id: str,
     name: str,
     conditions: dict,
@@ -121,13 +116,7 @@ def rule_create(
     except IntegrityError:
         raise Conflict("A rule with this ruleId already exists", details={"rule_id": ["Already exists."]}) from None
     _keep_version(rule, actor, reason=reason)
-    audit_record(
-        actor=actor,
-        action="aml_rule.create",
-        object_type="aml_rule",
-        object_id=rule.pk,
-        changes={"rule_id": rule.rule_id, "version": 1, "snapshot": rule.snapshot()},
-    )
+    events.rule_created(actor=actor, rule=rule)
     return rule
 
 
@@ -135,11 +124,11 @@ def rule_create(
 def rule_update(
     *,
     rule: AMLRule,
-    actor,
+    actor: Actor,
     changes: dict[str, Any],
-    action: str = "aml_rule.update",
+    action: events.Action = events.Action.RULE_UPDATE,
     reason: str = "",
-    approved_by=None,
+    approved_by: Actor = None,
 ) -> AMLRule:
     """Apply ``changes`` (model field names from AMLRule.UPDATABLE) as one new version, at once.
 
@@ -160,29 +149,24 @@ def rule_update(
     locked.version += 1
     locked.save()
     _keep_version(locked, actor, reason=reason, approved_by=approved_by)
-    audit_record(
-        actor=approved_by or actor,
+    events.rule_changed(
         action=action,
-        object_type="aml_rule",
-        object_id=locked.pk,
-        changes={
-            "rule_id": locked.rule_id,
-            "version": locked.version,
-            "fields": diff,
-            "reason": reason or "",
-            **({"proposed_by": str(actor.pk)} if approved_by is not None and actor is not None else {}),
-        },
+        actor=approved_by or actor,
+        rule=locked,
+        fields=diff,
+        reason=reason,
+        proposed_by=actor if approved_by is not None else None,
     )
     return locked
 
 
 @transaction.atomic
-def rule_toggle(*, rule: AMLRule, actor, reason: str = "") -> AMLRule:
+def rule_toggle(*, rule: AMLRule, actor: Actor, reason: str = "") -> AMLRule:
     """Flip isActive at once, as a new version like any other change (four eyes: governance.rule_toggle_or_propose).
 
     The row is locked before it is read, so two toggles at once flip twice instead of both writing one value.
     """
     current = AMLRule.objects.select_for_update().values_list("is_active", flat=True).get(pk=rule.pk)
     return rule_update(
-        rule=rule, actor=actor, changes={"is_active": not current}, action="aml_rule.toggle", reason=reason
+        rule=rule, actor=actor, changes={"is_active": not current}, action=events.Action.RULE_TOGGLE, reason=reason
     )

@@ -15,8 +15,8 @@ from django.db.models import Model
 
 from backoffice.errors import Forbidden, ValidationFailed
 from backoffice.models import Staff
-from backoffice.services import audit_record
 from backoffice.uploads import ATTACHMENT, file_extension, safe_filename, upload_discard, upload_store
+from compliance.casework import events
 from compliance.casework.models.casework import CaseAttachment, CaseComment
 
 __all__ = ["attachment_add", "comment_add", "COMMENT_MAX"]
@@ -51,13 +51,7 @@ def comment_add(
     if len(text) > COMMENT_MAX:
         raise ValidationFailed("Validation error", details={"text": [f"At most {COMMENT_MAX} characters."]})
     comment = CaseComment.objects.create(alert=alert, sar=sar, author=actor, text=text, for_report=bool(for_report))
-    audit_record(
-        actor=actor,
-        action="case.comment",
-        object_type=kind,
-        object_id=parent.pk,
-        changes={"comment_id": str(comment.pk), "for_report": comment.for_report, "length": len(text)},
-    )
+    events.comment_added(actor=actor, comment=comment)
     return comment
 
 
@@ -94,18 +88,7 @@ def attachment_add(*, actor: Staff, file, alert: Model | None = None, sar: Model
                 sha256=stored.sha256,
                 uploaded_by=actor,
             )
-            audit_record(
-                actor=actor,
-                action="case.attachment",
-                object_type=kind,
-                object_id=parent.pk,
-                changes={
-                    "attachment_id": str(attachment.pk),
-                    "filename": attachment.filename,
-                    "size": attachment.size,
-                    "sha256": attachment.sha256,
-                },
-            )
+            events.attachment_added(actor=actor, attachment=attachment)
     except Exception:
         upload_discard(name=stored.name)
         raise

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from backoffice.errors import Conflict, DomainError, ValidationFailed, django_validation_details
-from backoffice.services import audit_entry, audit_record, audit_record_many
+from backoffice.errors import Conflict, DomainError, ValidationFailed
+from backoffice.services import Actor, audit_batch, lock_row, model_clean
+from compliance.peps import events
 from compliance.peps.choices import PEPCategory, ScreeningTrigger
 from compliance.peps.models.pep import PEP, PEPMatch, PEPNameKey, canonical_category, normalise_name
 from compliance.peps.selectors.pep import pep_person
@@ -86,11 +86,7 @@ def _clean(pep: PEP) -> PEP:
     if not isinstance(pep.name, str) or not pep.name:
         raise ValidationFailed(NAME_REQUIRED, details={"name": ["This field is required."]})
     pep.category = canonical_category(pep.category or PEPCategory.UNKNOWN) or pep.category
-    try:
-        pep.full_clean(exclude=["name_key", "content_hash"], validate_unique=False)
-    except ValidationError as exc:
-        details = django_validation_details(exc)
-        raise ValidationFailed(NAME_REQUIRED if "name" in details else "Validation error", details=details) from None
+    model_clean(pep, exclude=["name_key", "content_hash"], validate_unique=False, headlines={"name": NAME_REQUIRED})
     return pep
 
 
@@ -144,7 +140,7 @@ def _snapshot(pep: PEP) -> dict:
     }
 
 
-def _screen(peps: list[PEP], trigger: str, actor, subject: str = "") -> MatchingSummary:
+def _screen(peps: list[PEP], trigger: str, actor: Actor, subject: str = "") -> MatchingSummary:
     """Screen the written PEPs: here, so the answer carries the matches, unless a broker is configured and they
     are more than ``PEP_SCREEN_INLINE_MAX``: then on workers, chunk by chunk, and the answer names the run."""
     ids = [pep.pk for pep in peps if pep.is_active]
@@ -159,7 +155,7 @@ def _screen(peps: list[PEP], trigger: str, actor, subject: str = "") -> Matching
 
 def pep_create(
     *,
-    actor,
+    actor: Actor,
     name: str,
     category: str = PEPCategory.UNKNOWN,
     position: str = "",
@@ -193,11 +189,11 @@ def pep_create(
         except IntegrityError:  # a concurrent create of the same name won the unique index
             raise Conflict(NAME_TAKEN, details={"name": ["Already on the list."]}) from None
         _index([pep])
-        audit_record(actor=actor, action="pep.create", object_type="pep", object_id=pep.pk, changes=_snapshot(pep))
+        events.pep_created(actor=actor, pep=pep, snapshot=_snapshot(pep))
     return PEPResult(pep, _screen([pep], ScreeningTrigger.PEP_CREATED, actor, pep.name))
 
 
-def pep_update(*, pep: PEP, actor, changes: dict[str, Any]) -> PEPResult:
+def pep_update(*, pep: PEP, actor: Actor, changes: dict[str, Any]) -> PEPResult:
     """Change the updatable fields (``PEP.UPDATABLE``) as one new version; screen again if matching changed.
 
     Matching changed when the name, aliases, date of birth or country did, or when an inactive PEP becomes
@@ -210,7 +206,7 @@ def pep_update(*, pep: PEP, actor, changes: dict[str, Any]) -> PEPResult:
             "Validation error", details={name: ["This field cannot be updated."] for name in unknown}
         )
     with transaction.atomic():
-        locked = PEP.objects.select_for_update().get(pk=pep.pk)
+        locked = lock_row(pep)
         before = _snapshot(locked)
         was_active, old_hash, old_key = locked.is_active, locked.content_hash, locked.name_key
         for name, value in changes.items():
@@ -238,13 +234,7 @@ def pep_update(*, pep: PEP, actor, changes: dict[str, Any]) -> PEPResult:
             _index([locked], replace=True)
         if locked.name_key != old_key:
             _follow_rename(locked, old_key)
-        audit_record(
-            actor=actor,
-            action="pep.update",
-            object_type="pep",
-            object_id=locked.pk,
-            changes={"version": locked.version, "fields": diff},
-        )
+        events.pep_updated(actor=actor, pep=locked, fields=diff)
     screen = content_changed or reactivated
     matching = _screen([locked], ScreeningTrigger.PEP_UPDATED, actor, locked.name) if screen else MatchingSummary()
     return PEPResult(locked, matching)
@@ -260,13 +250,13 @@ def _follow_rename(pep: PEP, old_key: str) -> None:
 
 
 @transaction.atomic
-def pep_delete(*, pep: PEP, actor) -> None:
+def pep_delete(*, pep: PEP, actor: Actor) -> None:
     """Delete a PEP for good. Its matches stay (detached), so re-adding the name neither alerts twice nor
     forgets a dismissal."""
     snapshot = _snapshot(pep)
     pep_id = pep.pk
     PEP.objects.filter(pk=pep_id).delete()
-    audit_record(actor=actor, action="pep.delete", object_type="pep", object_id=pep_id, changes=snapshot)
+    events.pep_deleted(actor=actor, pep_id=pep_id, snapshot=snapshot)
 
 
 # ---------------------------------------------------------------- many PEPs
@@ -301,7 +291,7 @@ def _insert_many(peps: list[PEP]) -> list[PEP]:
     return inserted
 
 
-def pep_bulk_create(*, actor, items: list[tuple[int, dict]]) -> BulkResult:
+def pep_bulk_create(*, actor: Actor, items: list[tuple[int, dict]]) -> BulkResult:
     """Create many PEPs, each validated alone: a bad or duplicate item fails alone (with its index).
 
     ``items`` are (index in the request, domain fields) of the items that passed the API's own checks.
@@ -340,14 +330,9 @@ def pep_bulk_create(*, actor, items: list[tuple[int, dict]]) -> BulkResult:
             if pep.pk not in done
         )
         _index(inserted)
-        audit_record_many(
-            [
-                audit_entry(
-                    actor=actor, action="pep.create", object_type="pep", object_id=pep.pk, changes=_snapshot(pep)
-                )
-                for pep in inserted
-            ]
-        )
+        with audit_batch():
+            for pep in inserted:
+                events.pep_created(actor=actor, pep=pep, snapshot=_snapshot(pep))
     matching = _screen(inserted, ScreeningTrigger.PEP_BULK, actor, f"bulk upload of {len(inserted)} PEP(s)")
     return BulkResult(created=inserted, errors=sorted(errors, key=lambda e: e.index), matching=matching)
 
@@ -365,7 +350,7 @@ IMPORTED_FIELDS = (
 
 
 def pep_import(
-    *, rows: Iterable[tuple[int, dict | None, str]], actor, dry_run: bool = False, progress=None
+    *, rows: Iterable[tuple[int, dict | None, str]], actor: Actor, dry_run: bool = False, progress=None
 ) -> ImportResult:
     """Add or update PEPs from a list file, idempotently: one row per name, matched on the normalised name.
 
@@ -401,7 +386,7 @@ def pep_import(
     return result
 
 
-def _import_batch(batch: list[tuple[int, dict]], result: ImportResult, seen: dict[str, int], actor) -> list[PEP]:
+def _import_batch(batch: list[tuple[int, dict]], result: ImportResult, seen: dict[str, int], actor: Actor) -> list[PEP]:
     """One batch of an import; returns the PEPs whose matching content is new or changed."""
     valid: list[tuple[int, dict, str]] = []
     for line, fields in batch:
@@ -420,7 +405,7 @@ def _import_batch(batch: list[tuple[int, dict]], result: ImportResult, seen: dic
         valid.append((line, {**fields, "name": name}, key))
     existing = {pep.name_key: pep for pep in PEP.objects.filter(name_key__in=[key for _, _, key in valid])}
     created, changed_content = [], []
-    entries = []
+    updates: list[tuple[PEP, dict]] = []
     for line, fields, key in valid:
         pep = existing.get(key)
         try:
@@ -459,22 +444,12 @@ def _import_batch(batch: list[tuple[int, dict]], result: ImportResult, seen: dic
             changed_content.append(pep)
         result.updated += 1
         result.note(RowOutcome(line, pep.name, "update", ", ".join(sorted(diff))))
-        entries.append(
-            audit_entry(
-                actor=actor,
-                action="pep.import_update",
-                object_type="pep",
-                object_id=pep.pk,
-                changes={"version": pep.version, "fields": diff},
-            )
-        )
+        updates.append((pep, diff))
     inserted = _insert_many(created)
     _index(inserted)
-    entries.extend(
-        audit_entry(
-            actor=actor, action="pep.import_create", object_type="pep", object_id=pep.pk, changes=_snapshot(pep)
-        )
-        for pep in inserted
-    )
-    audit_record_many(entries)
+    with audit_batch():
+        for pep, diff in updates:
+            events.pep_updated(actor=actor, pep=pep, fields=diff, imported=True)
+        for pep in inserted:
+            events.pep_created(actor=actor, pep=pep, snapshot=_snapshot(pep), imported=True)
     return [*inserted, *changed_content]

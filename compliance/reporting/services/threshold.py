@@ -25,10 +25,11 @@ from django.utils import timezone
 
 from backoffice.errors import Forbidden, FourEyesRequired, InvalidTransition, ValidationFailed
 from backoffice.models import Staff
-from backoffice.services import audit_record
+from backoffice.services import lock_row
 from compliance.aml.choices import RuleType
 from compliance.aml.models.rules import AMLRule
 from compliance.peps.selectors.pep_exposures import pep_exposures_by_user
+from compliance.reporting import events
 from compliance.reporting.choices import BatchStatus, FiuOutcome, ThresholdReportStatus
 from compliance.reporting.deadlines import ctr_due_at, day_bounds, local_day
 from compliance.reporting.errors import NothingToReport
@@ -153,13 +154,7 @@ def threshold_batch_prepare(*, actor: Staff) -> ThresholdReportBatch:
     ThresholdReport.objects.filter(pk__in=[r.pk for r in reports]).update(
         status=ThresholdReportStatus.BATCHED, batch=batch, updated_at=timezone.now()
     )
-    audit_record(
-        actor=actor,
-        action="threshold_batch.prepare",
-        object_type="threshold_batch",
-        object_id=batch.pk,
-        changes={"report_ids": [str(r.pk) for r in reports], "resubmitted": [str(k) for k in rejected]},
-    )
+    events.batch_prepared(actor=actor, batch=batch, reports=reports, resubmitted=list(rejected))
     return batch
 
 
@@ -199,13 +194,7 @@ def threshold_batch_export(*, batch: ThresholdReportBatch, actor: Staff, via: st
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for _filing, name, body in batch_files(batch):
             archive.writestr(name, body)
-    audit_record(
-        actor=actor,
-        action="threshold_batch.export",
-        object_type="threshold_batch",
-        object_id=batch.pk,
-        changes={"via": via},
-    )
+    events.batch_exported(actor=actor, batch=batch, via=via)
     return buffer.getvalue()
 
 
@@ -223,7 +212,7 @@ def batch_check_submit(*, batch: ThresholdReportBatch, actor: Staff) -> None:
 def threshold_batch_submit(*, batch: ThresholdReportBatch, actor: Staff, fiu_reference: str) -> ThresholdReportBatch:
     """Mark ``batch`` and its reports SUBMITTED with the unit's reference; with the unit's XSD configured every
     report must validate first (409 GOAML_INVALID naming each failing report)."""
-    locked = ThresholdReportBatch.objects.select_for_update().get(pk=batch.pk)
+    locked = lock_row(batch)
     batch_check_submit(batch=locked, actor=actor)
     fiu_reference = (fiu_reference or "").strip()
     if not fiu_reference:
@@ -248,13 +237,7 @@ def threshold_batch_submit(*, batch: ThresholdReportBatch, actor: Staff, fiu_ref
     reports = ThresholdReport.objects.filter(batch=locked, status=ThresholdReportStatus.BATCHED)
     reports.filter(submitted_at__isnull=True).update(submitted_at=now)
     reports.update(status=ThresholdReportStatus.SUBMITTED, updated_at=now)
-    audit_record(
-        actor=actor,
-        action="threshold_batch.submit",
-        object_type="threshold_batch",
-        object_id=locked.pk,
-        changes={"fiu_reference": fiu_reference},
-    )
+    events.batch_submitted(actor=actor, batch=locked)
     return locked
 
 
@@ -269,7 +252,7 @@ def threshold_report_answer(
     *, report: ThresholdReport, actor: Staff, accepted: bool, reason: str = ""
 ) -> ThresholdReport:
     """Record the unit's answer for a SUBMITTED report: ACCEPTED, or REJECTED with the unit's reason (required)."""
-    locked = ThresholdReport.objects.select_for_update().get(pk=report.pk)
+    locked = lock_row(report)
     report_check_answer(report=locked, actor=actor)
     reason = (reason or "").strip()
     if not accepted and not reason:
@@ -287,13 +270,7 @@ def threshold_report_answer(
     if not accepted:
         locked.fiu_reason = reason
     locked.save(update_fields=["status", "fiu_reason", "updated_at"])
-    audit_record(
-        actor=actor,
-        action="threshold_report.fiu_response",
-        object_type="threshold_report",
-        object_id=locked.pk,
-        changes={"outcome": outcome, "reason": reason, "batch_id": str(locked.batch_id)},
-    )
+    events.report_answered(actor=actor, report=locked, outcome=outcome, reason=reason)
     return locked
 
 

@@ -25,6 +25,7 @@ from backoffice.errors import Forbidden, FourEyesRequired, InvalidTransition
 from backoffice.fsm import transition_table
 from backoffice.jsondepth import BoundedJSONField
 from backoffice.models import StateChange
+from backoffice.services import Actor
 from compliance.sars import narratives
 from compliance.sars.choices import ActivityType, SARStatus
 from compliance.sars.errors import SARIncomplete
@@ -76,7 +77,7 @@ def may_move_to(target: str):
     return check
 
 
-def require_role(actor, target: str) -> None:
+def require_role(actor: Actor, target: str) -> None:
     if not may_move_to(target)(None, actor):
         raise Forbidden("Your role does not allow moving a SAR to " + target)
 
@@ -223,7 +224,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         )
         return authors - {None}
 
-    def four_eyes_breach(self, *, actor, target: str) -> str | None:
+    def four_eyes_breach(self, *, actor: Actor, target: str) -> str | None:
         """Why ``actor`` may not take the move into ``target`` as the second (or third) pair of eyes, or None.
 
         The reviewer and the approver are independent of the content: neither filed it, nor wrote a version of
@@ -251,7 +252,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
                 details={"activity_description": [f"Unanswered prompt: {text}" for text in left]},
             )
 
-    def check_move(self, *, actor, target: str) -> None:
+    def check_move(self, *, actor: Actor, target: str) -> None:
         """Refuse a move outside the transition table (409, whoever asks) or beyond ``actor``'s role (403).
 
         What a caller can check before anything is locked; four eyes is the
@@ -261,7 +262,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
             raise InvalidTransition(f"Cannot move SAR from {self.status} to {target}")
         require_role(actor, target)
 
-    def _guard(self, actor, target: str) -> None:
+    def _guard(self, actor: Actor, target: str) -> None:
         require_role(actor, target)
         breach = self.four_eyes_breach(actor=actor, target=target)
         if breach:
@@ -273,7 +274,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         target=SARStatus.PENDING_REVIEW,
         permission=may_move_to(SARStatus.PENDING_REVIEW),
     )
-    def submit_for_review(self, *, actor) -> None:
+    def submit_for_review(self, *, actor: Actor) -> None:
         """The filer hands the draft over for review."""
         self._guard(actor, SARStatus.PENDING_REVIEW)
         self.refuse_open_prompts()
@@ -293,7 +294,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         target=SARStatus.DRAFT,
         permission=may_return_from(SARStatus.PENDING_REVIEW),
     )
-    def return_to_draft(self, *, actor) -> None:
+    def return_to_draft(self, *, actor: Actor) -> None:
         """Back to DRAFT for more work; the review (if any) no longer stands, so the next one starts afresh."""
         self.check_return(actor=actor)
         if getattr(actor, "pk", None) == self.filed_by_id:
@@ -301,7 +302,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         self.reviewed_by = None
         self.reviewed_at = None
 
-    def check_return(self, *, actor) -> None:
+    def check_return(self, *, actor: Actor) -> None:
         """Refuse a return from a state that has none (409, whoever asks) or beyond ``actor``'s role (403)."""
         if (self.status, SARStatus.DRAFT) not in RETURNS:
             raise InvalidTransition(f"Cannot move SAR from {self.status} to {SARStatus.DRAFT}")
@@ -319,7 +320,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         target=SARStatus.PENDING_APPROVAL,
         permission=may_move_to(SARStatus.PENDING_APPROVAL),
     )
-    def review(self, *, actor) -> None:
+    def review(self, *, actor: Actor) -> None:
         """A second compliance officer reviews the report; ``actor`` becomes ``reviewed_by``."""
         self._guard(actor, SARStatus.PENDING_APPROVAL)
         self.refuse_open_prompts()
@@ -332,7 +333,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         target=SARStatus.SUBMITTED,
         permission=may_move_to(SARStatus.SUBMITTED),
     )
-    def approve_and_submit(self, *, actor) -> None:
+    def approve_and_submit(self, *, actor: Actor) -> None:
         """The MLRO approves the report and files it with the FIU; ``actor`` becomes ``approved_by``."""
         self._guard(actor, SARStatus.SUBMITTED)
         self.refuse_open_prompts()
@@ -347,7 +348,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         target=SARStatus.ACKNOWLEDGED,
         permission=may_move_to(SARStatus.ACKNOWLEDGED),
     )
-    def acknowledge(self, *, actor, fiu_reference: str = "") -> None:
+    def acknowledge(self, *, actor: Actor, fiu_reference: str = "") -> None:
         """The FIU acknowledged receipt, often with its own reference number."""
         self._guard(actor, SARStatus.ACKNOWLEDGED)
         self.acknowledged_at = timezone.now()
@@ -363,7 +364,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         target=SARStatus.UNDER_INVESTIGATION,
         permission=may_move_to(SARStatus.UNDER_INVESTIGATION),
     )
-    def start_investigation(self, *, actor) -> None:
+    def start_investigation(self, *, actor: Actor) -> None:
         """The FIU opened an investigation."""
         self._guard(actor, SARStatus.UNDER_INVESTIGATION)
 
@@ -378,7 +379,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
     @transition(
         field=status, source=SARStatus.ACKNOWLEDGED, target=SARStatus.CLOSED, permission=may_move_to(SARStatus.CLOSED)
     )
-    def close(self, *, actor) -> None:
+    def close(self, *, actor: Actor) -> None:
         """The FIU's work on the report is over."""
         self._guard(actor, SARStatus.CLOSED)
         self.closed_at = timezone.now()
@@ -392,7 +393,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         target=SARStatus.CLOSED,
         permission=may_move_to(SARStatus.CLOSED),
     )
-    def reject_by_fiu(self, *, actor, reason: str) -> None:
+    def reject_by_fiu(self, *, actor: Actor, reason: str) -> None:
         """The FIU rejected the report; ``reason`` is the unit's."""
         require_role(actor, SARStatus.CLOSED)
         now = timezone.now()

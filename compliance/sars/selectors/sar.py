@@ -6,6 +6,7 @@ import uuid
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from backoffice.errors import NotFound
+from backoffice.services import Actor
 from compliance.aml.models.alerts import Alert
 from compliance.casework.models.casework import CaseAttachment, CaseComment
 from compliance.sars.choices import SARStatus
@@ -134,7 +135,7 @@ def sar_for_report(*, sar: SAR, as_of: dt.datetime | None = None) -> SAR:
     return loaded
 
 
-def sar_available_moves(*, sar: SAR, actor) -> list[str]:
+def sar_available_moves(*, sar: SAR, actor: Actor) -> list[str]:
     """The states ``actor`` may move ``sar`` into right now: the table, the role and four eyes all agree.
 
     A return to DRAFT is not among them (``sar_may_return``): it is its own action, with a reason; nor is
@@ -150,7 +151,7 @@ def sar_available_moves(*, sar: SAR, actor) -> list[str]:
     return moves
 
 
-def sar_may_return(*, sar: SAR, actor) -> bool:
+def sar_may_return(*, sar: SAR, actor: Actor) -> bool:
     """Whether ``actor`` may send ``sar`` back to DRAFT now (state, role, and never the filer)."""
     if getattr(actor, "pk", None) == sar.filed_by_id:
         return False

@@ -15,28 +15,19 @@ from collections.abc import Iterable
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django_fsm import ConcurrentTransition
 
-from backoffice.errors import (
-    Conflict,
-    Forbidden,
-    InvalidTransition,
-    NotFound,
-    ValidationFailed,
-    django_validation_details,
-)
+from backoffice.errors import Conflict, Forbidden, InvalidTransition, NotFound, ValidationFailed
 from backoffice.models import Staff
-from backoffice.services import audit_record
+from backoffice.services import Actor, Move, fsm_move, lock_row, model_clean
 from compliance.aml.choices import AlertStatus
 from compliance.aml.models.alerts import Alert
-from compliance.sars import narratives
+from compliance.sars import events, narratives
 from compliance.sars.choices import ActivityType, SARStatus
 from compliance.sars.errors import GoamlInvalid
 from compliance.sars.export import FORMATS, ExportFormat, render_sar
 from compliance.sars.goaml import check_report, render_goaml
-from compliance.sars.models.sar import SAR, TRANSITIONS, SARFiledExport, SARNarrativeVersion, SARTransition
+from compliance.sars.models.sar import RETURNS, SAR, TRANSITIONS, SARFiledExport, SARNarrativeVersion, SARTransition
 from compliance.sars.selectors.sar import sar_for_report
 from compliance.sars.services.sar_alerts import alerts_close_for_sar, alerts_escalate_for_sar, sars_in_progress_citing
 from kyc.models import PlatformUser, Transaction
@@ -52,14 +43,13 @@ __all__ = [
     "sar_correct",
 ]
 REASON_MAX = 5000
+# The FIU's rejection: not a row of the status endpoint's table (``TRANSITIONS``), its own action with the reason.
+FIU_REJECTION: dict[tuple[str, str], str] = {(SARStatus.SUBMITTED, SARStatus.CLOSED): "reject_by_fiu"}
 
 
 def clean_or_refuse(sar: SAR) -> None:
-    try:
-        # status is left out: clean_fields would assign it, and only transitions may
-        sar.full_clean(exclude=["status", "sar_id"] if sar._state.adding else ["status"])
-    except ValidationError as exc:
-        raise ValidationFailed("Validation error", details=django_validation_details(exc)) from None
+    # status is left out: clean_fields would assign it, and only transitions may
+    model_clean(sar, exclude=["status", "sar_id"] if sar._state.adding else ["status"])
 
 
 def _unique_ids(values: Iterable, field: str) -> list[uuid.UUID]:
@@ -108,7 +98,7 @@ def resolve_evidence(
     return transactions, alerts
 
 
-def narrative_version_add(*, sar: SAR, author: Staff | None) -> SARNarrativeVersion:
+def narrative_version_add(*, sar: SAR, author: Actor) -> SARNarrativeVersion:
     """Keep ``sar``'s current narrative as its next version (1 for a new report)."""
     last = sar.narrative_versions.order_by("-number").values_list("number", flat=True).first() or 0
     return SARNarrativeVersion.objects.create(sar=sar, number=last + 1, text=sar.activity_description, author=author)
@@ -165,13 +155,10 @@ def sar_create(
     sar.related_transactions.set(transactions)
     sar.related_alerts.set(alerts)
     narrative_version_add(sar=sar, author=actor)
-    audit_record(
+    events.sar_created(
         actor=actor,
-        action="sar.create",
-        object_type="sar",
-        object_id=sar.pk,
+        sar=sar,
         changes={
-            "sar_id": sar.sar_id,
             "entity_user_id": str(user.pk),
             "suspicious_activity_type": suspicious_activity_type,
             "amount_involved": str(sar.amount_involved),
@@ -265,21 +252,33 @@ def sar_transition(*, sar: SAR, actor: Staff, status: str, note: str = "", fiu_r
         raise ValidationFailed(
             f"Unknown SAR status {status!r}", details={"status": [f"Must be one of {', '.join(SARStatus.values)}."]}
         )
-    locked = SAR.objects.select_for_update().get(pk=sar.pk)
-    source = locked.status
-    locked.check_move(actor=actor, target=status)
     kwargs = {"fiu_reference": fiu_reference.strip()} if status == SARStatus.ACKNOWLEDGED else {}
-    getattr(locked, TRANSITIONS[(source, status)])(actor=actor, **kwargs)
-    _save_move(locked)
-    if status == SARStatus.SUBMITTED:
-        _refuse_an_invalid_report(locked)
-        alerts_close_for_sar(sar=locked, actor=actor)
-    SARTransition.objects.create(sar=locked, from_status=source, to_status=status, actor=actor, note=note or "")
-    changes = {"sar_id": locked.sar_id, "from": source, "to": status, "note": note or ""}
-    if status == SARStatus.SUBMITTED:
-        changes["filed_sha256"] = _store_filed_exports(locked)
-    audit_record(actor=actor, action="sar.transition", object_type="sar", object_id=locked.pk, changes=changes)
-    return locked
+    submitting = status == SARStatus.SUBMITTED
+
+    def on_submission(move: Move[SAR]) -> None:
+        if submitting:
+            _refuse_an_invalid_report(move.instance)
+            alerts_close_for_sar(sar=move.instance, actor=actor)
+
+    def event(move: Move[SAR]) -> None:
+        # frozen after the history row: the filed copies carry the filing itself in their history
+        events.sar_moved(move, filed_sha256=_store_filed_exports(move.instance) if submitting else None)
+
+    move = fsm_move(
+        sar,
+        to=status,
+        actor=actor,
+        note=note or "",
+        transitions=TRANSITIONS,
+        label="SAR",
+        check=lambda move: move.instance.check_move(actor=actor, target=move.target),
+        clean=True,
+        after_save=on_submission,
+        history=SARTransition,
+        event=event,
+        **kwargs,
+    )
+    return move.instance
 
 
 def _store_filed_exports(sar: SAR) -> str:
@@ -317,15 +316,6 @@ def _refuse_an_invalid_report(sar: SAR) -> None:
         )
 
 
-def _save_move(sar: SAR) -> None:
-    clean_or_refuse(sar)
-    try:
-        sar.save()
-    except ConcurrentTransition:
-        # the row lock makes this unreachable through these functions; a writer outside them is not so polite
-        raise Conflict("The SAR was moved by someone else meanwhile; reload it and try again") from None
-
-
 @transaction.atomic
 def sar_return(*, sar: SAR, actor: Staff, reason: str) -> SAR:
     """Send ``sar`` back to DRAFT from review or approval, with the reason, which the history keeps.
@@ -336,25 +326,28 @@ def sar_return(*, sar: SAR, actor: Staff, reason: str) -> SAR:
     (400), by the filer (403 ``FOUR_EYES_REQUIRED``). The review no longer
     stands; the cited alerts stay ESCALATED.
     """
-    locked = SAR.objects.select_for_update().get(pk=sar.pk)
-    locked.check_return(actor=actor)
     reason = (reason or "").strip()
-    if not reason:
-        raise ValidationFailed("A reason is required to return a SAR", details={"reason": ["Required."]})
-    if len(reason) > REASON_MAX:
-        raise ValidationFailed("Validation error", details={"reason": [f"At most {REASON_MAX} characters."]})
-    source = locked.status
-    locked.return_to_draft(actor=actor)
-    _save_move(locked)
-    SARTransition.objects.create(sar=locked, from_status=source, to_status=SARStatus.DRAFT, actor=actor, note=reason)
-    audit_record(
+
+    def check(move: Move[SAR]) -> None:
+        move.instance.check_return(actor=actor)
+        if not reason:
+            raise ValidationFailed("A reason is required to return a SAR", details={"reason": ["Required."]})
+        if len(reason) > REASON_MAX:
+            raise ValidationFailed("Validation error", details={"reason": [f"At most {REASON_MAX} characters."]})
+
+    move = fsm_move(
+        sar,
+        to=SARStatus.DRAFT,
         actor=actor,
-        action="sar.return",
-        object_type="sar",
-        object_id=locked.pk,
-        changes={"sar_id": locked.sar_id, "from": source, "to": SARStatus.DRAFT, "reason": reason},
+        note=reason,
+        transitions=RETURNS,
+        label="SAR",
+        check=check,
+        clean=True,
+        history=SARTransition,
+        event=events.sar_returned,
     )
-    return locked
+    return move.instance
 
 
 def sar_filed_export(*, sar: SAR, fmt: str) -> bytes | None:
@@ -384,11 +377,9 @@ def sar_export(*, sar: SAR, actor: Staff, fmt: str, via: str = "api") -> tuple[b
         raise ValidationFailed(f"Unknown export format {fmt!r}", details={"format": [", ".join(FORMATS)]})
     filed = sar_filed_export(sar=sar, fmt=fmt)
     body = filed if filed is not None else render_sar(sar_for_report(sar=sar), fmt)
-    changes = {"sar_id": sar.sar_id, "format": fmt, "via": via}
-    if filed is not None:
-        changes["as_filed"] = True
-        changes["sha256"] = hashlib.sha256(body).hexdigest()
-    audit_record(actor=actor, action="sar.export", object_type="sar", object_id=sar.pk, changes=changes)
+    events.sar_exported(
+        actor=actor, sar=sar, fmt=fmt, via=via, filed_sha256=hashlib.sha256(body).hexdigest() if filed else None
+    )
     return body, FORMATS[fmt]
 
 
@@ -409,7 +400,7 @@ def sar_fiu_response(*, sar: SAR, actor: Staff, accepted: bool, reason: str = ""
     report is CLOSED as rejected; ``sar_correct`` files its correction, which
     names it.
     """
-    locked = SAR.objects.select_for_update().get(pk=sar.pk)
+    locked = lock_row(sar)
     sar_check_fiu_response(sar=locked, actor=actor)
     reason = (reason or "").strip()
     fiu_reference = (fiu_reference or "").strip()
@@ -421,22 +412,26 @@ def sar_fiu_response(*, sar: SAR, actor: Staff, accepted: bool, reason: str = ""
         return sar_transition(
             sar=locked, actor=actor, status=SARStatus.ACKNOWLEDGED, note=reason, fiu_reference=fiu_reference
         )
-    source = locked.status
-    locked.reject_by_fiu(actor=actor, reason=reason)
-    if fiu_reference:
-        locked.fiu_reference = fiu_reference
-    _save_move(locked)
-    SARTransition.objects.create(
-        sar=locked, from_status=source, to_status=locked.status, actor=actor, note=f"Rejected by the FIU: {reason}"
-    )
-    audit_record(
+
+    def keep_reference(move: Move[SAR]) -> None:
+        if fiu_reference:
+            move.instance.fiu_reference = fiu_reference
+
+    move = fsm_move(
+        locked,
+        to=SARStatus.CLOSED,
         actor=actor,
-        action="sar.fiu_rejected",
-        object_type="sar",
-        object_id=locked.pk,
-        changes={"sar_id": locked.sar_id, "reason": reason, "fiu_reference": locked.fiu_reference},
+        note=f"Rejected by the FIU: {reason}",
+        lock=False,  # locked above: the checks before the body's needed the row
+        transitions=FIU_REJECTION,
+        label="SAR",
+        clean=True,
+        before_save=keep_reference,
+        history=SARTransition,
+        event=lambda move: events.sar_fiu_rejected(move, reason=reason),
+        reason=reason,
     )
-    return locked
+    return move.instance
 
 
 @transaction.atomic
@@ -447,7 +442,7 @@ def sar_correct(*, sar: SAR, actor: Staff) -> SAR:
     Refused (409) for a report the unit did not reject, or one a correction in progress (or filed and not
     rejected) already replaces.
     """
-    locked = SAR.objects.select_for_update().get(pk=sar.pk)
+    locked = lock_row(sar)
     if locked.fiu_outcome != "REJECTED":
         raise InvalidTransition(f"Only a SAR the FIU rejected can be corrected; {locked.sar_id} was not")
     standing = locked.corrections.exclude(fiu_outcome="REJECTED").first()
@@ -465,11 +460,5 @@ def sar_correct(*, sar: SAR, actor: Staff) -> SAR:
     )
     correction.corrects = locked
     correction.save(update_fields=["corrects", "updated_at"])
-    audit_record(
-        actor=actor,
-        action="sar.correct",
-        object_type="sar",
-        object_id=correction.pk,
-        changes={"sar_id": correction.sar_id, "corrects": locked.sar_id},
-    )
+    events.sar_corrected(actor=actor, correction=correction, rejected=locked)
     return correction

@@ -10,6 +10,7 @@ filed. Each move is the alert's own transition (history row and audit entry).
 
 from collections.abc import Iterable
 
+from backoffice.services import Actor
 from compliance.aml.choices import AlertStatus
 from compliance.aml.models.alerts import ALERT_TRANSITIONS, Alert
 from compliance.aml.services.alerts import alert_transition
@@ -18,7 +19,7 @@ from compliance.sars.models.sar import IN_PROGRESS, SAR
 # A SAR in one of these states is still being written or checked: its alerts wait, escalated.
 
 
-def alerts_escalate_for_sar(*, alerts: Iterable[Alert], sar: SAR, actor) -> None:
+def alerts_escalate_for_sar(*, alerts: Iterable[Alert], sar: SAR, actor: Actor) -> None:
     """Escalate each open alert ``sar`` now cites (one already escalated or closed stays as it is)."""
     for alert in alerts:
         if (alert.status, AlertStatus.ESCALATED) in ALERT_TRANSITIONS:
@@ -30,7 +31,7 @@ def alerts_escalate_for_sar(*, alerts: Iterable[Alert], sar: SAR, actor) -> None
             )
 
 
-def alerts_close_for_sar(*, sar: SAR, actor) -> None:
+def alerts_close_for_sar(*, sar: SAR, actor: Actor) -> None:
     """``sar`` went to the FIU: every alert it cites that is still open closes as SAR filed."""
     for alert in sar.related_alerts.order_by("created_at", "id"):
         if not alert.is_closed:

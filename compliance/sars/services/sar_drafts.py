@@ -16,7 +16,7 @@ from django.db import transaction
 
 from backoffice.errors import Forbidden
 from backoffice.models import Staff
-from backoffice.services import audit_record
+from compliance.sars import events
 from compliance.sars.choices import SARStatus
 from compliance.sars.errors import SARNotEditable
 from compliance.sars.models.sar import SAR, SARDraftEdit
@@ -90,13 +90,7 @@ def sar_update(
     if changes:
         # who changed the content is no longer independent of it: neither reviewer nor approver (SAR.four_eyes_breach)
         SARDraftEdit.objects.create(sar=locked, author=actor, fields=sorted(changes))
-        audit_record(
-            actor=actor,
-            action="sar.update",
-            object_type="sar",
-            object_id=locked.pk,
-            changes={"sar_id": locked.sar_id, **changes},
-        )
+        events.sar_updated(actor=actor, sar=locked, changes=changes)
     return locked
 
 
