@@ -148,11 +148,11 @@ def user_statistics(*, user: PlatformUser, now: dt.datetime | None = None) -> di
         total=Count("pk"), volume=Sum("amount"), average=Avg("amount")
     )
     return {
-        "totalTransactions": agg["total"],
-        "totalVolume": (agg["volume"] or Decimal("0")).quantize(TWO_PLACES),
-        "avgTransaction": Decimal(agg["average"] or 0).quantize(TWO_PLACES),
+        "total_transactions": agg["total"],
+        "total_volume": (agg["volume"] or Decimal("0")).quantize(TWO_PLACES),
+        "avg_transaction": Decimal(agg["average"] or 0).quantize(TWO_PLACES),
         # whole days since registration, the day of registration counting as the first
-        "daysActive": (now.date() - user.created_at.date()).days + 1,
+        "days_active": (now.date() - user.created_at.date()).days + 1,
     }
 
 

@@ -71,8 +71,8 @@ def _types(c: dict) -> str:
 
 
 def _window(d: dict, c: dict, *, hours_key="timeWindowHours", minutes_key="timeWindowMinutes") -> str:
-    if d.get("windowSeconds"):
-        return duration(d["windowSeconds"])
+    if d.get("window_seconds"):
+        return duration(d["window_seconds"])
     if hours_key in c:
         return duration(float(c[hours_key]) * 3600)
     if minutes_key in c:
@@ -85,7 +85,7 @@ def _window(d: dict, c: dict, *, hours_key="timeWindowHours", minutes_key="timeW
 
 def _threshold(d, c, ctx):
     return Finding(
-        f"One {tx_label(d.get('transactionType'))} of {money(d['amount'])}.",
+        f"One {tx_label(d.get('transaction_type'))} of {money(d['amount'])}.",
         f"Rule: a single transaction{_types(c)} of at least {money(c['thresholdAmount'])}.",
     )
 
@@ -101,8 +101,8 @@ def _structuring(d, c, ctx):
 
 def _velocity(d, c, ctx):
     return Finding(
-        f"{money(d['total'])} moved in {_window(d, c)}, {number(d['percentageChange'])}% more than the "
-        f"{_window(d, c)} before ({money(d['previousTotal'])}).",
+        f"{money(d['total'])} moved in {_window(d, c)}, {number(d['percentage_change'])}% more than the "
+        f"{_window(d, c)} before ({money(d['previous_total'])}).",
         f"Rule: at least {number(c['percentageChange'])}% above the previous {_window({}, c)}, "
         f"and at least {money(c.get('minAmount', 0))}.",
     )
@@ -111,7 +111,7 @@ def _velocity(d, c, ctx):
 def _behavioral(d, c, ctx):
     occupation = ctx.get("occupation") or "one the rule watches"
     return Finding(
-        f"A {tx_label(d.get('transactionType'))} of {money(d['amount'])} by a customer whose occupation is "
+        f"A {tx_label(d.get('transaction_type'))} of {money(d['amount'])} by a customer whose occupation is "
         f"{occupation}.",
         f"Rule: at least {money(c['thresholdAmount'])} by a customer working as {listed(c['occupations'])}.",
     )
@@ -119,7 +119,7 @@ def _behavioral(d, c, ctx):
 
 def _pep_related(d, c, ctx):
     return Finding(
-        f"A {tx_label(d.get('transactionType'))} of {money(d['amount'])} by a customer flagged as a potential PEP.",
+        f"A {tx_label(d.get('transaction_type'))} of {money(d['amount'])} by a customer flagged as a potential PEP.",
         f"Rule: a transaction{_types(c)} of at least {money(c['thresholdAmount'])} by a potential PEP.",
     )
 
@@ -143,7 +143,7 @@ def _high_risk_transaction(d, c, ctx):
     channels = f" by {listed(ch.replace('_', ' ').lower() for ch in c['channels'])}" if c.get("channels") else ""
     abroad = " made outside Eswatini" if c.get("foreignOnly") else ""
     return Finding(
-        f"A {tx_label(d.get('transactionType'))} of {money(d['amount'])}{' ' + ' '.join(where) if where else ''}.",
+        f"A {tx_label(d.get('transaction_type'))} of {money(d['amount'])}{' ' + ' '.join(where) if where else ''}.",
         f"Rule: a {listed(tx_label(t) for t in c['transactionTypes'])} of at least "
         f"{money(c['thresholdAmount'])}{channels}{abroad}.",
     )
@@ -160,15 +160,15 @@ def _pattern_detection(d, c, ctx):
 
 def _account_lifecycle(d, c, ctx):
     return Finding(
-        f"{money(d['amount'])} moved after {number(d['inactiveDays'])} days without any transaction.",
+        f"{money(d['amount'])} moved after {number(d['inactive_days'])} days without any transaction.",
         f"Rule: at least {money(c['thresholdAmount'])} after {number(c['inactiveDays'])} days of inactivity.",
     )
 
 
 def _digital_wallet(d, c, ctx):
     return Finding(
-        f"A top-up of {money(d['topUpAmount'])}, of which {money(d['transferredAmount'])} "
-        f"({number(d['percentageTransferred'])}%) left the wallet within {duration(int(d['windowMinutes']) * 60)}.",
+        f"A top-up of {money(d['top_up_amount'])}, of which {money(d['transferred_amount'])} "
+        f"({number(d['percentage_transferred'])}%) left the wallet within {duration(int(d['window_minutes']) * 60)}.",
         f"Rule: a top-up of at least {money(c['minAmount'])} with {number(c['topupPercentageTransferred'])}% or "
         f"more leaving within {duration(float(c['timeWindowMinutes']) * 60)}.",
     )
@@ -209,7 +209,7 @@ def _cft_related(d, c, ctx):
 def _regional_risk(d, c, ctx):
     region = ctx.get("region") or listed(d.get("regions") or c["regions"])
     return Finding(
-        f"A {tx_label(d.get('transactionType'))} of {money(d['amount'])} made in {region}.",
+        f"A {tx_label(d.get('transaction_type'))} of {money(d['amount'])} made in {region}.",
         f"Rule: at least {money(c.get('thresholdAmount', 0))} in {listed(c['regions'])}.",
     )
 
@@ -249,7 +249,15 @@ SENTENCES: dict[str, Callable] = {
 }
 
 # Keys of the details that are bookkeeping, not figures a person needs.
-_BOOKKEEPING = {"ruleId", "ruleType", "ruleVersion", "ruleName", "windowEndEpoch", "windowStartEpoch", "partition"}
+_BOOKKEEPING = {
+    "rule_id",
+    "rule_type",
+    "rule_version",
+    "rule_name",
+    "window_end_epoch",
+    "window_start_epoch",
+    "partition",
+}
 
 
 def _plain(details: dict) -> str:
@@ -258,7 +266,7 @@ def _plain(details: dict) -> str:
     for key, value in details.items():
         if key in _BOOKKEEPING:
             continue
-        label = "".join(" " + ch.lower() if ch.isupper() else ch for ch in key).strip().capitalize()
+        label = key.replace("_", " ").strip().capitalize()
         if isinstance(value, list):
             value = ", ".join(str(v) for v in value)
         parts.append(f"{label}: {value}")
@@ -284,7 +292,7 @@ def _pep_match(details: dict) -> Finding:
     where = ", ".join(p for p in (details.get("position"), details.get("country"), details.get("category")) if p)
     summary = (details.get("explanation") or {}).get("summary", "")
     what = (
-        f"The customer's name matches the PEP list entry {details.get('pepName', 'unknown')}"
+        f"The customer's name matches the PEP list entry {details.get('pep_name', 'unknown')}"
         f"{f' ({where})' if where else ''} with a score of {float(details.get('score', 0)):.2f}."
         + (f" {summary}" if summary else "")
     )
@@ -305,8 +313,8 @@ def _duplicate_identity(details: dict) -> Finding:
     kind = details.get("finding", "")
     score = details.get("score")
     how = _DUPLICATE_WHAT.get(kind, "may share an identity with")
-    other = str(details.get("otherUserId", "unknown"))
-    who = f"{details['otherUserName']} (user {other[:8]})" if details.get("otherUserName") else f"user {other}"
+    other = str(details.get("other_user_id", "unknown"))
+    who = f"{details['other_user_name']} (user {other[:8]})" if details.get("other_user_name") else f"user {other}"
     what = (
         f"The customer {how} {who}"
         + (f" (similarity {float(score):.0f}%)" if isinstance(score, int | float) and kind != "ID_NUMBER" else "")
@@ -334,7 +342,7 @@ def finding(alert, conditions: dict | None, transactions: list, *, occupation: s
         build = OTHER_FINDINGS.get(alert.alert_type)
         return build(details) if build else Finding(f"{alert.get_alert_type_display()}: {_plain(details)}", "")
     conditions = conditions or {}
-    rule_type = details.get("ruleType") or conditions.get("ruleType")
+    rule_type = details.get("rule_type") or conditions.get("ruleType")
     build = SENTENCES.get(rule_type)
     ctx = context_of(transactions)
     if occupation:

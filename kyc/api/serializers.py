@@ -112,10 +112,10 @@ class TimelineEventOut(serializers.Serializer):
 
 
 class StatisticsOut(serializers.Serializer):
-    totalTransactions = serializers.IntegerField()
-    totalVolume = MoneyField()
-    avgTransaction = MoneyField()
-    daysActive = serializers.IntegerField()
+    totalTransactions = serializers.IntegerField(source="total_transactions")
+    totalVolume = MoneyField(source="total_volume")
+    avgTransaction = MoneyField(source="avg_transaction")
+    daysActive = serializers.IntegerField(source="days_active")
 
 
 class HistoryOut(serializers.Serializer):

@@ -474,7 +474,7 @@ def _finish(run: _Run, *, outcome, face, images: dict, hashes: dict | None = Non
                 other_user_id=duplicate["user_id"],
                 kind=duplicate["type"],
                 score=duplicate["score"],
-                source={"jobId": str(job.pk), "detail": duplicate["detail"]},
+                source={"job_id": str(job.pk), "detail": duplicate["detail"]},
             )
 
     reasons = outcome.reason or " ".join(outcome.review_reasons)
@@ -568,7 +568,7 @@ def job_decide(*, job: VerificationJob, actor: Actor, decision: str, note: str =
                 approved=approved,
                 note=_decision_summary(job, approved=approved, note=note),
                 actor=actor,
-                source={"jobId": str(job.pk)},
+                source={"job_id": str(job.pk)},
             )
 
     return fsm_move(

@@ -51,9 +51,9 @@ def evaluate(rule, scope: Scope):
             key=f"tx:{as_uuid(tx_id)}",
             details={
                 "amount": money_json(amount),
-                "inactiveDays": round(((ep - (prev_ep if prev_ep is not None else opened)) / DAY), 1),
-                "lastActivityEpoch": prev_ep,
-                "thresholdAmount": money_json(c["thresholdAmount"]),
+                "inactive_days": round(((ep - (prev_ep if prev_ep is not None else opened)) / DAY), 1),
+                "last_activity_epoch": prev_ep,
+                "threshold_amount": money_json(c["thresholdAmount"]),
             },
         )
         for tx_id, user_id, amount, ep, prev_ep, opened in rows

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from backoffice.errors import ValidationFailed
+from backoffice.jsonkeys import camel_keys
 from compliance.aml.engine.base import Hit, Scope
 from compliance.aml.engine.parameters import validate_conditions
 from compliance.aml.engine.runner import batch_session, evaluate
@@ -102,7 +103,7 @@ def hit_json(hit: Hit) -> dict:
         "userId": str(hit.user_id),
         "transactionIds": [str(t) for t in hit.transaction_ids],
         "key": hit.key,
-        "details": hit.details,
+        "details": camel_keys(hit.details),
     }
 
 

@@ -14,4 +14,4 @@ def evaluate(rule, scope: Scope):
     qs = qs.filter(occ__in=occupations)
     if types := tx_types(rule, None):
         qs = qs.filter(type__in=types)
-    return per_transaction_hits(qs, thresholdAmount=money_json(c["thresholdAmount"]), occupations=occupations)
+    return per_transaction_hits(qs, threshold_amount=money_json(c["thresholdAmount"]), occupations=occupations)

@@ -72,10 +72,10 @@ def evaluate(rule, scope: Scope):
                 key=f"topup:{as_uuid(top_id)}",
                 transaction_ids=[as_uuid(top_id), *(as_uuid(r[3]) for r in group)],
                 details={
-                    "topUpAmount": money_json(top_amount),
-                    "transferredAmount": money_json(moved),
-                    "percentageTransferred": round(moved / float(top_amount) * 100, 1),
-                    "windowMinutes": window // 60,
+                    "top_up_amount": money_json(top_amount),
+                    "transferred_amount": money_json(moved),
+                    "percentage_transferred": round(moved / float(top_amount) * 100, 1),
+                    "window_minutes": window // 60,
                 },
             )
         )

@@ -16,4 +16,4 @@ def evaluate(rule, scope: Scope):
         qs = qs.filter(channel__in=c["channels"])
     if c.get("foreignOnly"):
         qs = qs.exclude(country="SZ")
-    return per_transaction_hits(qs, thresholdAmount=money_json(c["thresholdAmount"]))
+    return per_transaction_hits(qs, threshold_amount=money_json(c["thresholdAmount"]))

@@ -24,7 +24,7 @@ def evaluate(rule, scope: Scope):
         describe=lambda n, total, lo, hi: {
             "transfers": int(n),
             "total": money_json(total),
-            "minSenders": int(c["minSenders"]),
-            "minTotalAmount": money_json(c["minTotalAmount"]),
+            "min_senders": int(c["minSenders"]),
+            "min_total_amount": money_json(c["minTotalAmount"]),
         },
     )

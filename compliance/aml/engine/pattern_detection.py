@@ -26,6 +26,6 @@ def evaluate(rule, scope: Scope):
             "total": money_json(total),
             "smallest": money_json(lo),
             "largest": money_json(hi),
-            "similarityPercentage": c["similarityPercentage"],
+            "similarity_percentage": c["similarityPercentage"],
         },
     )

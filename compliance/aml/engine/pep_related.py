@@ -9,4 +9,4 @@ def evaluate(rule, scope: Scope):
     qs = at_least(scoped(scope), c["thresholdAmount"]).filter(user__is_potential_pep=True)
     if types := tx_types(rule, None):
         qs = qs.filter(type__in=types)
-    return per_transaction_hits(qs, thresholdAmount=money_json(c["thresholdAmount"]), potentialPep=True)
+    return per_transaction_hits(qs, threshold_amount=money_json(c["thresholdAmount"]), potential_pep=True)

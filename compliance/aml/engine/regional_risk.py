@@ -14,4 +14,4 @@ def evaluate(rule, scope: Scope):
     qs = at_least(scoped(scope), threshold).annotate(reg=Lower(Trim("region"))).filter(reg__in=regions)
     if types := tx_types(rule, None):
         qs = qs.filter(type__in=types)
-    return per_transaction_hits(qs, regions=regions, thresholdAmount=money_json(threshold))
+    return per_transaction_hits(qs, regions=regions, threshold_amount=money_json(threshold))

@@ -62,7 +62,7 @@ def evaluate(rule, scope: Scope):
                     # the day as it stood when it crossed, as record-time screening saw it
                     "count": len(group),
                     "total": money_json(sum(money(r[5]) for r in group)),
-                    "reportingThreshold": money_json(c["reportingThreshold"]),
+                    "reporting_threshold": money_json(c["reportingThreshold"]),
                 },
             )
         )

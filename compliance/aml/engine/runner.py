@@ -54,10 +54,10 @@ def new_alerts(rule: AMLRule, hits: list[Hit]) -> list[NewAlert]:
             transaction_ids=tuple(hit.transaction_ids),
             note=f"Raised by rule {rule.rule_id} (version {rule.version}).",
             details={
-                "ruleId": rule.rule_id,
-                "ruleType": rule.rule_type,
-                "ruleVersion": rule.version,
-                "ruleName": rule.name,
+                "rule_id": rule.rule_id,
+                "rule_type": rule.rule_type,
+                "rule_version": rule.version,
+                "rule_name": rule.name,
                 **hit.details,
             },
         )

@@ -20,7 +20,7 @@ def per_transaction_hits(qs: QuerySet, **details) -> list[Hit]:
             user_id=user_id,
             transaction_ids=[tx_id],
             key=f"tx:{tx_id}",
-            details={"amount": money_json(amount), "transactionType": tx_type, **details},
+            details={"amount": money_json(amount), "transaction_type": tx_type, **details},
         )
         for tx_id, user_id, amount, tx_type in rows
     ]

@@ -25,7 +25,7 @@ def evaluate(rule, scope: Scope):
         describe=lambda n, total, lo, hi: {
             "count": int(n),
             "total": money_json(total),
-            "thresholdAmount": money_json(c["thresholdAmount"]),
-            "thresholdCount": int(c["thresholdCount"]),
+            "threshold_amount": money_json(c["thresholdAmount"]),
+            "threshold_count": int(c["thresholdCount"]),
         },
     )

@@ -9,4 +9,4 @@ def evaluate(rule, scope: Scope):
     qs = at_least(scoped(scope), c["thresholdAmount"])
     if types := tx_types(rule, None):
         qs = qs.filter(type__in=types)
-    return per_transaction_hits(qs, thresholdAmount=money_json(c["thresholdAmount"]))
+    return per_transaction_hits(qs, threshold_amount=money_json(c["thresholdAmount"]))

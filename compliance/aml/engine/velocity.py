@@ -67,11 +67,11 @@ def evaluate(rule, scope: Scope):
                 transaction_ids=[as_uuid(r[4]) for r in group],
                 key=f"user:{as_uuid(user_id)}:bucket:{bucket}",
                 details={
-                    "windowSeconds": window,
-                    "windowStartEpoch": int(bucket) * window,
+                    "window_seconds": window,
+                    "window_start_epoch": int(bucket) * window,
                     "total": money_json(total),
-                    "previousTotal": money_json(prev),
-                    "percentageChange": round((float(total) / float(prev) - 1) * 100, 1),
+                    "previous_total": money_json(prev),
+                    "percentage_change": round((float(total) / float(prev) - 1) * 100, 1),
                 },
             )
         )

@@ -29,6 +29,6 @@ def evaluate(rule, scope: Scope):
         describe=lambda n, total, lo, hi: {
             "payments": int(n),
             "total": money_json(total),
-            "thresholdAmount": money_json(c["thresholdAmount"]),
+            "threshold_amount": money_json(c["thresholdAmount"]),
         },
     )

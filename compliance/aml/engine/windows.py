@@ -114,7 +114,11 @@ def rolling_to_hits(rows, *, window_seconds: int, describe) -> list[Hit]:
     hits = []
     for (user_id, part, bucket), group in group_rows(rows, 3).items():
         _, _, _, anchor_ep, n, total, lo, hi = group[0][:8]
-        details = {"windowSeconds": int(window_seconds), "windowEndEpoch": int(anchor_ep), **describe(n, total, lo, hi)}
+        details = {
+            "window_seconds": int(window_seconds),
+            "window_end_epoch": int(anchor_ep),
+            **describe(n, total, lo, hi),
+        }
         if part not in ("", None):
             details["partition"] = str(part)
         hits.append(

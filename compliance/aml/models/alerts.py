@@ -53,7 +53,7 @@ class Alert(ConcurrentTransitionMixin, models.Model):
         indexes = [models.Index(fields=["status", "severity", "-created_at"], name="alert_queue")]
 
     def __str__(self):
-        source = self.details.get("ruleId") if self.alert_type == AlertType.RULE else self.get_alert_type_display()
+        source = self.details.get("rule_id") if self.alert_type == AlertType.RULE else self.get_alert_type_display()
         return f"{self.severity} alert {str(self.pk)[:8]}: {source or self.alert_type}"
 
     @property

@@ -55,7 +55,7 @@ def _chunks(items: list, size: int = CHUNK):
 
 def _source(alert: Alert) -> str:
     if alert.alert_type == AlertType.RULE:
-        return f"rule {alert.details.get('ruleId') or getattr(alert.rule, 'rule_id', '') or 'unknown'}"
+        return f"rule {alert.details.get('rule_id') or getattr(alert.rule, 'rule_id', '') or 'unknown'}"
     return AlertType(alert.alert_type).label.lower()
 
 

@@ -24,12 +24,12 @@ def duplicate_identity_alert(*, user, other_user_id, kind: str, score: float | N
     other = PlatformUser.objects.filter(pk=other_user_id).only("first_name", "last_name").first()
     details = {
         "finding": kind,
-        "userIds": pair,
-        "userId": str(user.pk),
-        "otherUserId": str(other_user_id),
-        "otherUserName": other.full_name if other is not None else "",
+        "user_ids": pair,
+        "user_id": str(user.pk),
+        "other_user_id": str(other_user_id),
+        "other_user_name": other.full_name if other is not None else "",
         "score": score,
-        "jobId": source.get("jobId"),
+        "job_id": source.get("job_id"),
         "detail": source.get("detail", ""),
     }
     alert_raise_many(
@@ -40,7 +40,7 @@ def duplicate_identity_alert(*, user, other_user_id, kind: str, score: float | N
                 severity=SEVERITY.get(kind, Severity.MEDIUM),
                 details=details,
                 alert_type=AlertType.DUPLICATE_IDENTITY,
-                note=f"Verification job {source.get('jobId')}: {source.get('detail', kind)}",
+                note=f"Verification job {source.get('job_id')}: {source.get('detail', kind)}",
             )
         ]
     )

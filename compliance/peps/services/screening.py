@@ -28,6 +28,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from backoffice.jsonkeys import snake_keys
 from backoffice.models import Staff
 from backoffice.tasks import QueueUnavailable, dispatch
 from compliance.aml.choices import AlertType
@@ -479,15 +480,15 @@ def _alert_for(row: PEPMatch, found: _Found, *, reopened: bool) -> NewAlert:
         severity=Severity.HIGH if found.match.score >= HIGH_SCORE else Severity.MEDIUM,
         alert_type=AlertType.PEP_MATCH,
         details={
-            "matchId": str(row.pk),
-            "pepId": str(pep.pk),
-            "pepName": pep.name,
+            "match_id": str(row.pk),
+            "pep_id": str(pep.pk),
+            "pep_name": pep.name,
             "category": pep.category,
             "position": pep.position,
             "country": pep.country,
             "score": round(found.match.score, 4),
             "reason": "PEP record changed after a dismissal" if reopened else "new match",
-            "explanation": found.match.explanation,
+            "explanation": snake_keys(found.match.explanation),
         },
         note=f"PEP match {pep.name} at {found.match.score:.2f}",
     )

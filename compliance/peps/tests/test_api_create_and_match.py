@@ -39,8 +39,8 @@ def test_a_match_flags_the_user_raises_the_risk_and_opens_one_pep_match_alert(of
     assert user.current_risk_score == risk_picture(user).indicated_score == 30 + 12 + 10  # flag, alert, unverified
     alert = Alert.objects.get(user=user)
     assert alert.alert_type == AlertType.PEP_MATCH
-    assert alert.details["pepName"] == "DAFILOZA, Bakotimu"
-    assert alert.details["explanation"]["matcherVersion"] and alert.details["score"] >= 0.8
+    assert alert.details["pep_name"] == "DAFILOZA, Bakotimu"
+    assert alert.details["explanation"]["matcher_version"] and alert.details["score"] >= 0.8
     match = PEPMatch.objects.get(user=user)
     assert match.status == "POTENTIAL" and match.alert == alert
     assert match.risk_points == user.current_risk_score - before

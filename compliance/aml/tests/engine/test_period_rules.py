@@ -18,7 +18,7 @@ def test_velocity_flags_a_window_far_above_the_one_before(user):
     today = [tx(user, 1500, minutes=m) for m in (0, 30)]
     [hit] = hits_of(rule)
     assert hit.transaction_ids == [r.pk for r in today]
-    assert hit.details["previousTotal"] == 500.0 and hit.details["total"] == 3000.0
+    assert hit.details["previous_total"] == 500.0 and hit.details["total"] == 3000.0
 
 
 def test_velocity_ignores_steady_volume_and_empty_previous_windows(user, other):
@@ -65,7 +65,7 @@ def test_account_lifecycle_flags_a_large_transaction_after_a_long_silence(user):
     tx(user, 100, minutes=-200 * DAY)
     woke = tx(user, 16000)
     [hit] = hits_of(rule)
-    assert hit.transaction_ids == [woke.pk] and hit.details["inactiveDays"] >= 180
+    assert hit.transaction_ids == [woke.pk] and hit.details["inactive_days"] >= 180
 
 
 def test_account_lifecycle_counts_an_account_that_never_transacted_since_opening(user):
@@ -90,7 +90,7 @@ def test_digital_wallet_flags_a_top_up_moved_on_quickly(user):
     outs = [tx(user, 5000, minutes=10, type="TRANSFER_OUT"), tx(user, 4000, minutes=50, type="WITHDRAWAL")]
     [hit] = hits_of(rule)
     assert hit.transaction_ids == [top.pk, *(o.pk for o in outs)]
-    assert hit.details["percentageTransferred"] == 90.0
+    assert hit.details["percentage_transferred"] == 90.0
 
 
 def test_digital_wallet_ignores_slow_or_partial_outflows(user, other):

@@ -19,7 +19,7 @@ def test_a_scan_raises_one_alert_per_hit_with_rule_version_and_transactions(user
     alerts = Alert.objects.filter(rule=rule)
     assert {a.rule_version for a in alerts} == {1} and {a.severity for a in alerts} == {"HIGH"}
     assert {a.related_transactions.get().pk for a in alerts} == {r.pk for r in rows}
-    assert alerts[0].details["ruleId"] == rule.rule_id
+    assert alerts[0].details["rule_id"] == rule.rule_id
 
 
 def test_scanning_again_changes_nothing(user):

@@ -10,66 +10,71 @@ from compliance.aml.evidence import duration, finding, history_sentence, money
 
 # The figures each evaluator writes into an alert's details (compliance/aml/engine/<type>.py), one hit each.
 DETAILS = {
-    "threshold": {"amount": 60000.0, "transactionType": "WITHDRAWAL", "thresholdAmount": 50000.0},
+    "threshold": {"amount": 60000.0, "transaction_type": "WITHDRAWAL", "threshold_amount": 50000.0},
     "structuring": {
-        "windowSeconds": 86400,
+        "window_seconds": 86400,
         "count": 3,
         "total": 28200.0,
-        "thresholdAmount": 25000.0,
-        "thresholdCount": 3,
+        "threshold_amount": 25000.0,
+        "threshold_count": 3,
     },
-    "velocity": {"windowSeconds": 86400, "total": 52000.0, "previousTotal": 10000.0, "percentageChange": 420.0},
+    "velocity": {"window_seconds": 86400, "total": 52000.0, "previous_total": 10000.0, "percentage_change": 420.0},
     "behavioral": {
         "amount": 16000.0,
-        "transactionType": "TOP_UP",
-        "thresholdAmount": 15000.0,
+        "transaction_type": "TOP_UP",
+        "threshold_amount": 15000.0,
         "occupations": ["student"],
     },
     "pep_related": {
         "amount": 12000.0,
-        "transactionType": "TRANSFER_OUT",
-        "thresholdAmount": 10000.0,
-        "potentialPep": True,
+        "transaction_type": "TRANSFER_OUT",
+        "threshold_amount": 10000.0,
+        "potential_pep": True,
     },
     "network_analysis": {
-        "windowSeconds": 259200,
+        "window_seconds": 259200,
         "transfers": 5,
         "total": 32500.0,
-        "minSenders": 5,
-        "minTotalAmount": 30000.0,
+        "min_senders": 5,
+        "min_total_amount": 30000.0,
     },
-    "high_risk_transaction": {"amount": 16000.0, "transactionType": "WITHDRAWAL", "thresholdAmount": 15000.0},
+    "high_risk_transaction": {"amount": 16000.0, "transaction_type": "WITHDRAWAL", "threshold_amount": 15000.0},
     "pattern_detection": {
-        "windowSeconds": 1800,
+        "window_seconds": 1800,
         "count": 3,
         "total": 3150.0,
         "smallest": 1000.0,
         "largest": 1100.0,
-        "similarityPercentage": 90,
+        "similarity_percentage": 90,
     },
-    "account_lifecycle": {"amount": 20000.0, "inactiveDays": 200.5, "lastActivityEpoch": 1, "thresholdAmount": 15000.0},
+    "account_lifecycle": {
+        "amount": 20000.0,
+        "inactive_days": 200.5,
+        "last_activity_epoch": 1,
+        "threshold_amount": 15000.0,
+    },
     "digital_wallet": {
-        "topUpAmount": 12000.0,
-        "transferredAmount": 11500.0,
-        "percentageTransferred": 95.8,
-        "windowMinutes": 60,
+        "top_up_amount": 12000.0,
+        "transferred_amount": 11500.0,
+        "percentage_transferred": 95.8,
+        "window_minutes": 60,
     },
-    "mobile_money": {"windowSeconds": 86400, "count": 11, "total": 10500.0, "channel": "MOBILE_MONEY"},
-    "vendor_specific": {"windowSeconds": 86400, "payments": 2, "total": 5500.0, "thresholdAmount": 5000.0},
-    "cft_related": {"windowSeconds": 604800, "count": 1, "total": 2500.0, "countries": ["SO"]},
+    "mobile_money": {"window_seconds": 86400, "count": 11, "total": 10500.0, "channel": "MOBILE_MONEY"},
+    "vendor_specific": {"window_seconds": 86400, "payments": 2, "total": 5500.0, "threshold_amount": 5000.0},
+    "cft_related": {"window_seconds": 604800, "count": 1, "total": 2500.0, "countries": ["SO"]},
     "regional_risk": {
         "amount": 6000.0,
-        "transactionType": "TRANSFER_OUT",
+        "transaction_type": "TRANSFER_OUT",
         "regions": ["lavumisa"],
-        "thresholdAmount": 5000.0,
+        "threshold_amount": 5000.0,
     },
-    "regulatory_reporting": {"day": "2026-11-10", "count": 3, "total": 28200.0, "reportingThreshold": 25000.0},
-    "business_sector": {"windowSeconds": 604800, "payments": 4, "total": 21000.0, "sectors": ["money transfer"]},
+    "regulatory_reporting": {"day": "2026-11-10", "count": 3, "total": 28200.0, "reporting_threshold": 25000.0},
+    "business_sector": {"window_seconds": 604800, "payments": 4, "total": 21000.0, "sectors": ["money transfer"]},
 }
 
 
 def _alert(rule_type, details):
-    return SimpleNamespace(alert_type="RULE", details={"ruleType": rule_type, **details})
+    return SimpleNamespace(alert_type="RULE", details={"rule_type": rule_type, **details})
 
 
 def _first_rule(rule_type):
@@ -134,7 +139,7 @@ def test_a_missing_figure_falls_back_to_the_figures_there_are():
 def test_alerts_of_a_type_without_sentences_list_their_details():
     alert = SimpleNamespace(
         alert_type="SOMETHING_NEW",
-        details={"finding": "FACE", "otherUserId": "u-2"},
+        details={"finding": "FACE", "other_user_id": "u-2"},
         get_alert_type_display=lambda: "Something new",
     )
     assert finding(alert, None, []).what == "Something new: Finding: FACE; Other user id: u-2."
@@ -143,15 +148,15 @@ def test_alerts_of_a_type_without_sentences_list_their_details():
 def test_duplicate_identity_alerts_say_who_else_and_how():
     alert = SimpleNamespace(
         alert_type="DUPLICATE_IDENTITY",
-        details={"finding": "FACE", "otherUserId": "u-2", "score": 93.4, "detail": "Same face"},
+        details={"finding": "FACE", "other_user_id": "u-2", "score": 93.4, "detail": "Same face"},
         get_alert_type_display=lambda: "Duplicate identity",
     )
     result = finding(alert, None, [])
     assert result.what == "The customer has the same face as user u-2 (similarity 93%)."
     alert.details = {
         "finding": "IMAGE",
-        "otherUserId": "0ca4d984-caae-4192",
-        "otherUserName": "Sabelo Tfwala",
+        "other_user_id": "0ca4d984-caae-4192",
+        "other_user_name": "Sabelo Tfwala",
         "score": 100.0,
         "detail": "The selfie is the same file as one of theirs",
     }

@@ -10,7 +10,7 @@ def test_a_pep_match_reads_as_who_matched_whom_and_how_well():
     alert = SimpleNamespace(
         alert_type=AlertType.PEP_MATCH,
         details={
-            "pepName": "Hon. Thabo Maseko",
+            "pep_name": "Hon. Thabo Maseko",
             "position": "Member of Parliament",
             "country": "Eswatini",
             "category": "Senior Politician",
