@@ -22,7 +22,7 @@ from compliance.aml.tests.factories import AlertFactory
 from kyc.tests.factories import PlatformUserFactory
 
 URL = "/api/v1/admin/aml/alerts"
-MIGRATION = importlib.import_module("compliance.migrations.0016_alert_details_snake_case")
+MIGRATION = importlib.import_module("compliance.migrations.0018_alert_details_snake_case")
 RULE = {"ruleId": "T-1", "ruleVersion": 2, "ruleName": "A rule"}
 WINDOW = {"windowSeconds": 86400, "windowEndEpoch": 1781092800, "partition": "p"}
 

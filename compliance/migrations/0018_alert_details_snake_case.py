@@ -53,7 +53,7 @@ def to_camel(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("compliance", "0015_pep_name_screenings_and_review_close_reasons"),
+        ("compliance", "0017_aml_scans"),
     ]
 
     operations = [migrations.RunPython(to_snake, to_camel)]
