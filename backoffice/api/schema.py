@@ -135,3 +135,13 @@ class BearerJWTScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
+
+
+class ServiceKeyScheme(OpenApiAuthenticationExtension):
+    """The payment platform's services: ``X-API-Key`` (the interface's API key), on the intake and its dry run."""
+
+    target_class = "backoffice.api.authentication.ServiceKeyAuthentication"
+    name = "serviceKey"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "header", "name": "X-API-Key"}

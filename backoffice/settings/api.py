@@ -38,6 +38,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "PartStatusEnum": ["ok", "error"],
         "AlertCloseReasonEnum": "compliance.aml.choices.CloseReason",
+        # what an officer may pick by hand: the close reasons less the two a PEP match review writes
+        "AlertOfficerCloseReasonEnum": "compliance.aml.choices.OFFICER_CLOSE_REASONS",
         "DocumentReviewReasonEnum": "vendors.choices.ReviewReason",
     },
 }
