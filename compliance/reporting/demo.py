@@ -23,20 +23,21 @@ from kyc.services import transaction_record
 
 MARK = "CTR-DEMO-1"
 SCAN_SINCE = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
-# (user index, amount, day, hour UTC), in three rounds: before the first batch (one report accepted, one
+# (user index, amount, day, hour UTC; users the intake's demo payments leave alone, so each wallet's rows are
+# recorded in time order), in three rounds: before the first batch (one report accepted, one
 # rejected), before the second (the rejected one goes again with a new day), after it (one pending, one day
 # below the threshold)
 ROUNDS = [
     [
-        (9, "15000.00", dt.date(2026, 11, 3), 7),
-        (9, "12000.00", dt.date(2026, 11, 3), 12),
-        (10, "30000.00", dt.date(2026, 11, 4), 9),
+        (20, "15000.00", dt.date(2026, 11, 3), 7),
+        (20, "12000.00", dt.date(2026, 11, 3), 12),
+        (21, "30000.00", dt.date(2026, 11, 4), 9),
     ],
-    [(11, "26000.00", dt.date(2026, 11, 12), 8), (11, "800.00", dt.date(2026, 11, 12), 14)],
+    [(22, "26000.00", dt.date(2026, 11, 12), 8), (22, "800.00", dt.date(2026, 11, 12), 14)],
     [
-        (12, "24000.00", dt.date(2026, 11, 20), 10),
-        (12, "2500.00", dt.date(2026, 11, 20), 15),
-        (9, "24999.99", dt.date(2026, 11, 21), 9),
+        (23, "24000.00", dt.date(2026, 11, 20), 10),
+        (23, "2500.00", dt.date(2026, 11, 20), 15),
+        (20, "24999.99", dt.date(2026, 11, 21), 9),
     ],
 ]
 
@@ -64,7 +65,7 @@ def _cash(users, rows, first_number: int) -> int:
 
 def seed(stdout) -> None:
     people = {key: _staff(key) for key in ("compliance", "mlro", "mlro2")}
-    users = list(PlatformUser.objects.filter(is_archived=False).order_by("phone_number")[:13])
+    users = list(PlatformUser.objects.filter(is_archived=False).order_by("phone_number")[:24])
     if Transaction.objects.filter(reference=MARK).exists():
         stdout.write(f"Threshold reports: already there ({ThresholdReport.objects.count()})")
         return
