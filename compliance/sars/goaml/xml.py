@@ -33,9 +33,11 @@ def add(parent: ET.Element, tag: str, text=None) -> ET.Element:
 
 
 def add_optional(parent: ET.Element, tag: str, text) -> None:
-    """An optional element, left out when there is nothing to say."""
-    if text not in (None, ""):
-        add(parent, tag, text)
+    """An optional element, left out when there is nothing to say, also once what XML cannot carry is removed
+    (the schema's minimum lengths: an empty optional element does not validate, an absent one does)."""
+    if text is None or not NOT_XML.sub("", str(text)).strip():
+        return
+    add(parent, tag, text)
 
 
 def iso_datetime(value: dt.datetime | dt.date) -> str:
