@@ -69,6 +69,16 @@ class Outcome:
 NamesAgree = Callable[[str, str], tuple[bool, float]]
 
 
+def face_band(similarity: float, thresholds: Thresholds) -> Decision:
+    """The interface's bands for a face similarity: approved from ``approve_at``, a person looks from
+    ``review_at``, rejected below. The one place they are written (the decision, the test endpoint)."""
+    if similarity < thresholds.review_at:
+        return Decision.REJECTED
+    if similarity < thresholds.approve_at:
+        return Decision.MANUAL_REVIEW
+    return Decision.APPROVED
+
+
 def quality_rejection(messages: list[str]) -> Outcome:
     """The images could not be checked: reject with what the user must do, before any comparison."""
     reason = " ".join(messages)
@@ -108,14 +118,15 @@ def decide(
 
     # the face
     shown = f"{similarity:.0f}%"
-    if similarity < thresholds.review_at:
+    band = face_band(similarity, thresholds)
+    if band == Decision.REJECTED:
         reason = (
             f"The face in the selfie does not match the photo on the ID document (similarity {shown}, "
             f"at least {thresholds.approve_at:.0f}% is needed)."
         )
         checks.append(Check("face_match", False, reason))
         return Outcome(Decision.REJECTED, RejectionCode.FACE_MISMATCH, reason, (), tuple(checks))
-    if similarity < thresholds.approve_at:
+    if band == Decision.MANUAL_REVIEW:
         review.append(f"The faces are only {shown} alike: a person must compare them.")
         checks.append(Check("face_match", None, f"Similarity {shown}: uncertain"))
     else:

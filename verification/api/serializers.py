@@ -8,6 +8,7 @@ from backoffice.api.serializers import StrictCharField
 from backoffice.files import signed_file_url
 from backoffice.limits import NOTE_MAX_LENGTH
 from verification.choices import Decision
+from verification.decision import Thresholds, face_band
 from verification.selectors import estimated_time_remaining
 
 _CAMEL = re.compile(r"_([a-z0-9])")
@@ -249,14 +250,6 @@ class JobListOut(serializers.Serializer):
         return data
 
 
-def _band(similarity: float, *, approve_at: float, review_at: float) -> str:
-    if similarity >= approve_at:
-        return Decision.APPROVED.value
-    if similarity >= review_at:
-        return Decision.MANUAL_REVIEW.value
-    return Decision.REJECTED.value
-
-
 def face_comparison_out(result, *, quality: dict, threshold: float, approve_at: float, review_at: float) -> dict:
     """POST /verification/test-face-comparison: the comparison and each image's face and quality."""
     face = camel(result.as_dict())
@@ -272,7 +265,7 @@ def face_comparison_out(result, *, quality: dict, threshold: float, approve_at: 
         "similarityThreshold": threshold,
         "confidence": round(result.confidence, 1),
         "faceDetails": details,
-        "decision": _band(result.similarity, approve_at=approve_at, review_at=review_at),
+        "decision": face_band(result.similarity, Thresholds(approve_at=approve_at, review_at=review_at)).value,
     }
 
 

@@ -102,3 +102,24 @@ def test_a_quality_rejection_carries_the_users_next_step():
     outcome = quality_rejection(["The selfie is too dark: take it facing a light."])
     assert (outcome.decision, outcome.rejection_code) == ("rejected", "IMAGE_QUALITY")
     assert outcome.reason == "The selfie is too dark: take it facing a light."
+
+
+@pytest.mark.parametrize(
+    ("similarity", "band"),
+    [(80.0, "approved"), (79.9, "manual_review"), (60.0, "manual_review"), (59.9, "rejected")],
+)
+def test_the_face_bands_are_written_once_and_both_callers_read_them(similarity, band):
+    from verification.api.serializers import face_comparison_out
+    from verification.decision import Thresholds, face_band
+
+    assert face_band(similarity, Thresholds()).value == band
+
+    class Result:
+        def __init__(self, similarity):
+            self.similarity, self.confidence = similarity, 99.0
+
+        def as_dict(self):
+            return {}
+
+    answer = face_comparison_out(Result(similarity), quality={}, threshold=80.0, approve_at=80.0, review_at=60.0)
+    assert answer["decision"] == band
