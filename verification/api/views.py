@@ -22,12 +22,9 @@ from verification import selectors, services
 from verification.api import serializers as s
 from verification.api.permissions import StaffRoleOrOwnUser
 from verification.api.uploads import JobUploadHandler
-from verification.engine.errors import EngineError, FaceComparisonFailed
-from verification.engine.providers import get_provider
-from verification.errors import FaceComparisonFailed as FaceComparisonError
-from verification.errors import OcrExtractionFailed
 from verification.filtersets import JobFilterSet
 from verification.images import image_from_url
+from verification.services import probes
 
 TAG = ["Verification"]
 JOB_ID = OpenApiParameter("job_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The job's id")
@@ -184,24 +181,14 @@ class VerificationViewSet(ApiViewSet):
     @action(detail=False, methods=["post"], url_path="test-face-comparison", **SINGLE)
     def test_face_comparison(self, request):
         data = self.input(s.FaceComparisonIn)
-        source = image_from_url(data["source_image"], request=request)
-        target = image_from_url(data["target_image"], request=request)
-        provider = get_provider()
-        try:
-            # the quality reports are the answer's faceDetails, and a missing face is the client's 400
-            quality = {
-                "source": provider.check_quality(source, role="idFront"),
-                "target": provider.check_quality(target, role="selfie"),
-            }
-            faceless = [i.message for r in quality.values() for i in r.issues if i.code == "NO_FACE"]
-            if faceless:
-                raise ValidationFailed(" ".join(faceless), code="NO_FACE_FOUND")
-            result = provider.compare_faces(source, target)
-        except (FaceComparisonFailed, EngineError) as error:
-            raise FaceComparisonError() from error
+        probe = probes.face_comparison_probe(
+            source=image_from_url(data["source_image"], request=request),
+            target=image_from_url(data["target_image"], request=request),
+        )
+        # the quality reports are the answer's faceDetails
         body = s.face_comparison_out(
-            result,
-            quality=quality,
+            probe.result,
+            quality=probe.quality,
             threshold=data["similarity_threshold"],
             approve_at=settings.VERIFICATION_APPROVE_SIMILARITY,
             review_at=settings.VERIFICATION_REVIEW_SIMILARITY,
@@ -214,9 +201,5 @@ class VerificationViewSet(ApiViewSet):
     @action(detail=False, methods=["post"], url_path="test-ocr", **SINGLE)
     def test_ocr(self, request):
         data = self.input(s.OcrIn)
-        image = image_from_url(data["image_url"], request=request)
-        try:
-            result = get_provider().extract_text(image)
-        except EngineError as error:
-            raise OcrExtractionFailed() from error
+        result = probes.ocr_probe(image=image_from_url(data["image_url"], request=request))
         return self.ok(s.test_ocr_out(result))
