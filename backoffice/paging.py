@@ -7,6 +7,7 @@ reading rows.
 
 import json
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import QuerySet
 
@@ -28,7 +29,10 @@ def estimated_count(queryset: QuerySet) -> int:
     """
     if connection.vendor != "postgresql":
         return queryset.count()
-    sql, params = queryset.order_by().values("pk").query.sql_with_params()
+    try:
+        sql, params = queryset.order_by().values("pk").query.sql_with_params()
+    except EmptyResultSet:  # a filter that can match nothing (``pk__in=[]``): Django writes no SQL for it
+        return 0
     with connection.cursor() as cursor:
         cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
         plan = cursor.fetchone()[0]
