@@ -9,14 +9,13 @@ from rest_framework.decorators import action
 
 from backoffice.api.authentication import ServiceKeyAuthentication, StaffJWTAuthentication
 from backoffice.api.permissions import ServiceKeyScopeOrRole
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from compliance.aml.api.serializers import transactions as s
 from compliance.aml.filtersets import HeldTransactionFilterSet
 from kyc.choices import TransactionStatus
 from kyc.models import Transaction
 from kyc.services import ledger
 
-SINGLE = {"filter_backends": [], "pagination_class": None}
 API_KEY = OpenApiParameter(
     "X-API-Key", str, OpenApiParameter.HEADER, required=False, description="A service key (instead of a JWT)"
 )

@@ -11,14 +11,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import action
 
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from compliance.reporting.api.serializers import threshold as s
 from compliance.reporting.filtersets import ThresholdReportFilterSet
 from compliance.reporting.selectors import threshold as selectors
 from compliance.reporting.services import threshold as services
 
 TAG = ["Threshold reports"]
-SINGLE = {"filter_backends": [], "pagination_class": None}
 
 
 class ThresholdReportViewSet(ApiViewSet):

@@ -15,7 +15,7 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.response import Response
 
 from backoffice.api.pagination import EnvelopePagination
-from backoffice.api.viewsets import ApiViewSet
+from backoffice.api.viewsets import SINGLE, ApiViewSet
 from backoffice.errors import Forbidden, ValidationFailed
 from compliance.casework.api.views.casework import CaseWorkViewSet, case_capabilities
 from compliance.sars.api.serializers.sar import (
@@ -154,7 +154,7 @@ class SARViewSet(ApiViewSet):
         request=SARReturnIn,
         responses={200: SARStatusOut},
     )
-    @action(detail=True, methods=["post"], url_path="return", filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["post"], url_path="return", **SINGLE)
     def return_to_draft(self, request, sarId: str):
         sar = sar_get(ref=sarId)
         # the state (409) and the role (403) are answered before the reason they would need, as for status moves
@@ -170,7 +170,7 @@ class SARViewSet(ApiViewSet):
         request=SARStatusIn,
         responses={200: SARStatusOut},
     )
-    @action(detail=True, methods=["put"], filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["put"], **SINGLE)
     def status(self, request, sarId: str):
         sar = sar_get(ref=sarId)
         data = self.input(SARStatusIn)
@@ -197,7 +197,7 @@ class SARViewSet(ApiViewSet):
         request=SARFiuResponseIn,
         responses={200: SARFiuOut},
     )
-    @action(detail=True, methods=["post"], url_path="fiu-response", filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["post"], url_path="fiu-response", **SINGLE)
     def fiu_response(self, request, sarId: str):
         sar = sar_get(ref=sarId)
         services.sar_check_fiu_response(sar=sar, actor=request.user)
@@ -218,7 +218,7 @@ class SARViewSet(ApiViewSet):
         request=None,
         responses={201: SARCorrectionOut},
     )
-    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    @action(detail=True, methods=["post"], **SINGLE)
     def correction(self, request, sarId: str):
         correction = services.sar_correct(sar=sar_get(ref=sarId), actor=request.user)
         return self.ok(SARCorrectionOut(correction).data, message="Correction filed", status=201)
