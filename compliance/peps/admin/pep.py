@@ -31,6 +31,7 @@ from backoffice.admin_base import (
 )
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
+from backoffice.limits import NOTE_MAX_LENGTH
 from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningChannel, ScreeningStatus
 from compliance.peps.errors import PepImportExpired, UnreadablePepFile
 from compliance.peps.formats import FORMATS
@@ -356,7 +357,7 @@ class ImportForm(forms.Form):
 
 
 class ReviewForm(forms.Form):
-    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=NOTE_MAX_LENGTH)
 
     def __init__(self, *args, status: str, **kwargs):
         super().__init__(*args, **kwargs)

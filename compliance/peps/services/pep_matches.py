@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backoffice.errors import ValidationFailed
+from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.services import Actor, Move, fsm_move
 from compliance.aml.choices import AlertStatus, CloseReason
 from compliance.aml.models.alerts import Alert
@@ -19,7 +20,6 @@ from compliance.peps.models.pep import PEPMatch, PEPMatchEvent
 from kyc.models import PlatformUser
 from kyc.services import user_risk_refresh
 
-NOTE_MAX = 2000
 # the alert a decision closes, and why; an escalated alert (a SAR is being written about it) is the case's to close
 ALERT_DECIDED = {
     PEPMatchStatus.CONFIRMED: CloseReason.PEP_MATCH_CONFIRMED,
@@ -34,8 +34,8 @@ def _note(note: str | None) -> str:
         raise ValidationFailed(
             "A note is required to review a match", details={"note": ["Say why: it is kept as the evidence."]}
         )
-    if len(note) > NOTE_MAX:
-        raise ValidationFailed("Validation error", details={"note": [f"At most {NOTE_MAX} characters."]})
+    if len(note) > NOTE_MAX_LENGTH:
+        raise ValidationFailed("Validation error", details={"note": [f"At most {NOTE_MAX_LENGTH} characters."]})
     return note
 
 

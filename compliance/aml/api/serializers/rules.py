@@ -5,6 +5,7 @@ import datetime as dt
 from rest_framework import serializers
 
 from backoffice.api.serializers import BoundedJSONField, BoundedJSONObjectField, RejectUnknownFieldsMixin
+from backoffice.limits import NOTE_MAX_LENGTH
 from compliance.aml.models.rules import AMLRule
 from compliance.casework.choices import Severity
 
@@ -71,14 +72,17 @@ class RuleUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
     isActive = StrictBoolean(required=False, source="is_active")
     priority = PriorityField(required=False, error_messages=PRIORITY_ERRORS)
     reason = serializers.CharField(
-        required=False, allow_blank=True, max_length=2000, help_text="Why the rule changes (kept with the version)"
+        required=False,
+        allow_blank=True,
+        max_length=NOTE_MAX_LENGTH,
+        help_text="Why the rule changes (kept with the version)",
     )
 
 
 class RuleToggleIn(serializers.Serializer):
     """The toggle's optional body; other fields are ignored, as the interface's toggle takes no body."""
 
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=NOTE_MAX_LENGTH)
 
 
 class RuleOut(serializers.Serializer):
@@ -169,11 +173,11 @@ class ProposalOut(serializers.Serializer):
 
 
 class ProposalDecisionIn(RejectUnknownFieldsMixin, serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=NOTE_MAX_LENGTH, default="")
 
 
 class ProposalRejectIn(RejectUnknownFieldsMixin, serializers.Serializer):
-    reason = serializers.CharField(max_length=2000)
+    reason = serializers.CharField(max_length=NOTE_MAX_LENGTH)
 
 
 class BacktestIn(RejectUnknownFieldsMixin, serializers.Serializer):
@@ -202,7 +206,7 @@ class BacktestIn(RejectUnknownFieldsMixin, serializers.Serializer):
 class SnoozeIn(RejectUnknownFieldsMixin, serializers.Serializer):
     userId = serializers.UUIDField(source="user_id")
     expiresAt = serializers.DateTimeField(source="expires_at")
-    reason = serializers.CharField(max_length=2000)
+    reason = serializers.CharField(max_length=NOTE_MAX_LENGTH)
 
 
 class SnoozeOut(serializers.Serializer):

@@ -5,6 +5,7 @@ from decimal import Decimal
 from rest_framework import serializers
 
 from backoffice.api.serializers import MoneyField, RejectUnknownFieldsMixin, StrictCharField
+from backoffice.limits import NOTE_MAX_LENGTH
 from kyc.choices import INTAKE_TYPES, Channel, HitAction
 from kyc.services.ledger import EXTERNAL_ID_MAX, MAX_AMOUNT
 
@@ -74,7 +75,7 @@ class HeldTransactionOut(serializers.Serializer):
 
 class HeldDecisionIn(RejectUnknownFieldsMixin, serializers.Serializer):
     note = StrictCharField(
-        max_length=2000,
+        max_length=NOTE_MAX_LENGTH,
         error_messages={"required": "A note is required.", "blank": "A note is required."},
     )
 
