@@ -54,6 +54,14 @@ def test_the_sar_page_shows_subject_evidence_and_history(client, crew, make_sar)
     assert reverse("admin:compliance_sar_export", args=[sar.pk, "goaml"]) in page
 
 
+def test_the_workflow_box_names_the_status_once_in_words_and_gives_the_api_code(client, crew, make_sar):
+    sar = make_sar(SARStatus.PENDING_APPROVAL)
+    page = signed_in(client, crew["approver"]).get(change_url(sar)).content.decode()
+    box = page[page.index('id="sar-workflow"') : page.index('data-testid="sar-next-step"')]
+    assert box.count("Pending approval") == 1
+    assert "(PENDING_APPROVAL)" in box
+
+
 @pytest.mark.parametrize(
     "state,who,expected",
     [
