@@ -3,11 +3,26 @@
 from django.contrib import admin, messages
 from django.core.paginator import Paginator
 from django.shortcuts import redirect
+from django.urls import path
 from django.utils.functional import cached_property
 from unfold.admin import TabularInline
 
 from backoffice.errors import DomainError
 from backoffice.paging import estimated_count
+
+
+def object_urls(model_admin, routes: dict, *, pk: str = "uuid") -> list:
+    """An admin's own pages for one object, ``<pk>/<route>/``, each behind the admin site's sign-in and named
+    ``<app>_<model>_<route words>`` (``"export/<str:fmt>"`` on SARs is ``compliance_sar_export``), so every
+    admin names and guards them one way. ``pk`` is the primary key's path converter."""
+    opts = model_admin.model._meta
+    wrap = model_admin.admin_site.admin_view
+
+    def name(route: str) -> str:
+        words = [part.replace("-", "_") for part in route.split("/") if part and not part.startswith("<")]
+        return f"{opts.app_label}_{opts.model_name}_{'_'.join(words)}"
+
+    return [path(f"<{pk}:object_id>/{route}/", wrap(view), name=name(route)) for route, view in routes.items()]
 
 
 class EstimatedCountPaginator(Paginator):

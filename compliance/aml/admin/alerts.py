@@ -26,14 +26,14 @@ from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
 from backoffice import roles
-from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator
+from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, object_urls
 from backoffice.choices import StaffRole
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
@@ -356,19 +356,8 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
         }
 
     def get_urls(self):
-        return [
-            path(
-                "<path:object_id>/file-sar/",
-                self.admin_site.admin_view(self.file_sar_view),
-                name="compliance_alert_file_sar",
-            ),
-            path(
-                "<path:object_id>/triage/",
-                self.admin_site.admin_view(self.triage_view),
-                name="compliance_alert_triage",
-            ),
-            *super().get_urls(),
-        ]
+        routes = {"file-sar": self.file_sar_view, "triage": self.triage_view}
+        return object_urls(self, routes, pk="path") + super().get_urls()
 
     def has_triage_permission(self, request, obj=None) -> bool:
         return request.user.has_perm("compliance.change_alert")

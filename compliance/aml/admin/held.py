@@ -6,13 +6,13 @@ from django.db.models import Count, Q
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
-from backoffice.admin_base import EstimatedCountPaginator
+from backoffice.admin_base import EstimatedCountPaginator, object_urls
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance.aml.admin.alerts import ageing
@@ -104,14 +104,7 @@ class HeldTransactionAdmin(ModelAdmin):
     # ------------------------------------------------------------ the decision page
 
     def get_urls(self):
-        return [
-            path(
-                "<path:object_id>/decide/",
-                self.admin_site.admin_view(self.decide_view),
-                name="compliance_heldtransaction_decide",
-            ),
-            *super().get_urls(),
-        ]
+        return object_urls(self, {"decide": self.decide_view}, pk="path") + super().get_urls()
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         if not self.has_view_or_change_permission(request):

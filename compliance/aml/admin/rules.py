@@ -14,12 +14,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
 
-from backoffice.admin_base import ServiceErrorsAdminMixin
+from backoffice.admin_base import ServiceErrorsAdminMixin, object_urls
 from backoffice.errors import DomainError
 from compliance.aml.admin.rule_forms import (
     field_name,
@@ -428,14 +428,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     # ---------------------------------------------------------------- backtest page
 
     def get_urls(self):
-        return [
-            path(
-                "<uuid:object_id>/backtest/",
-                self.admin_site.admin_view(self.backtest_view),
-                name="compliance_amlrule_backtest",
-            ),
-            *super().get_urls(),
-        ]
+        return object_urls(self, {"backtest": self.backtest_view}) + super().get_urls()
 
     def backtest_view(self, request, object_id):
         if not self.has_view_permission(request):

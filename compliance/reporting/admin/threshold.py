@@ -26,7 +26,7 @@ from unfold.admin import ModelAdmin
 from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
 from unfold.decorators import action, display
 
-from backoffice.admin_base import EstimatedCountPaginator
+from backoffice.admin_base import EstimatedCountPaginator, object_urls
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance.casework import deadlines
@@ -386,17 +386,8 @@ class ThresholdReportBatchAdmin(ModelAdmin):
         return self._back(batch.pk)
 
     def get_urls(self):
-        wrap = self.admin_site.admin_view
-        return [
-            path("<uuid:object_id>/submit/", wrap(self.submit_view), name="compliance_thresholdreportbatch_submit"),
-            path("<uuid:object_id>/export/", wrap(self.export_view), name="compliance_thresholdreportbatch_export"),
-            path(
-                "<uuid:object_id>/answer/<uuid:report_id>/",
-                wrap(self.answer_view),
-                name="compliance_thresholdreportbatch_answer",
-            ),
-            *super().get_urls(),
-        ]
+        routes = {"submit": self.submit_view, "export": self.export_view, "answer/<uuid:report_id>": self.answer_view}
+        return object_urls(self, routes) + super().get_urls()
 
     def _back(self, object_id):
         return HttpResponseRedirect(reverse("admin:compliance_thresholdreportbatch_change", args=[object_id]))

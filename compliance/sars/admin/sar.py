@@ -15,13 +15,13 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
 from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
 from unfold.decorators import display
 
-from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
+from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline, object_urls
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.money import money
@@ -340,39 +340,15 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
     # ------------------------------------------------------------ workflow buttons and exports
 
     def get_urls(self):
-        urls = [
-            path(
-                "<uuid:object_id>/transition/",
-                self.admin_site.admin_view(self.transition_view),
-                name="compliance_sar_transition",
-            ),
-            path(
-                "<uuid:object_id>/export/<str:fmt>/",
-                self.admin_site.admin_view(self.export_view),
-                name="compliance_sar_export",
-            ),
-            path(
-                "<uuid:object_id>/return/",
-                self.admin_site.admin_view(self.return_view),
-                name="compliance_sar_return",
-            ),
-            path(
-                "<uuid:object_id>/confirm-submit/",
-                self.admin_site.admin_view(self.confirm_submit_view),
-                name="compliance_sar_confirm_submit",
-            ),
-            path(
-                "<uuid:object_id>/fiu-rejected/",
-                self.admin_site.admin_view(self.fiu_rejected_view),
-                name="compliance_sar_fiu_rejected",
-            ),
-            path(
-                "<uuid:object_id>/correction/",
-                self.admin_site.admin_view(self.correction_view),
-                name="compliance_sar_correction",
-            ),
-        ]
-        return urls + super().get_urls()
+        routes = {
+            "transition": self.transition_view,
+            "export/<str:fmt>": self.export_view,
+            "return": self.return_view,
+            "confirm-submit": self.confirm_submit_view,
+            "fiu-rejected": self.fiu_rejected_view,
+            "correction": self.correction_view,
+        }
+        return object_urls(self, routes) + super().get_urls()
 
     def workflow_context(self, request, sar) -> dict:
         """The workflow box: moves, return, next step, exports, the goAML check, the editor link."""
