@@ -12,6 +12,7 @@ import pytest
 from botocore.exceptions import ReadTimeoutError
 from django.core.files.storage import FileSystemStorage, default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import OperationalError
 
 from backoffice.tests.s3 import BUCKET
 from backoffice.tests.uploads.corpus import handmade_pdf
@@ -138,3 +139,57 @@ def test_a_failed_row_write_removes_the_new_file_and_keeps_the_old_document(uplo
     assert error_of(response, 500, "Internal server error")["code"] == "INTERNAL_ERROR"
     assert stored_files(media) == [first["key"]]
     assert VendorDocument.objects.get(vendor=vendor).key == first["key"]
+
+
+def post_statement(client, vendor, content: bytes, name: str = "statement.pdf"):
+    return client.post(
+        upload_url(vendor.pk),
+        {"file": SimpleUploadedFile(name, content), "documentKey": "bankStatement"},
+        format="multipart",
+    )
+
+
+def object_sha256(s3, key: str) -> str:
+    return hashlib.sha256(s3.get_object(Bucket=BUCKET, Key=key)["Body"].read()).hexdigest()
+
+
+def test_a_same_name_replacement_that_fails_in_the_database_leaves_the_old_record_and_its_file(
+    clients, vendor, s3_storage, monkeypatch
+):
+    """The fault run's finding: the database went away after the new bytes were written. The old row must
+    still describe the object it names, and the new object must not be left behind."""
+    client = clients["compliance_officer"]
+    old = post_statement(client, vendor, handmade_pdf()).json()["data"]
+
+    def database_gone(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(kyc_documents, "kyc_status_follow", database_gone)  # after the row's save, in its transaction
+    response = post_statement(client, vendor, handmade_pdf(catalog_extra=b"/Lang (en)"))
+    assert error_of(response, 503, "Service temporarily unavailable, try again shortly")["code"] == (
+        "SERVICE_UNAVAILABLE"
+    )
+    document = VendorDocument.objects.get(vendor=vendor)
+    assert document.key == old["key"]
+    assert keys_in_bucket(s3_storage) == [old["key"]]  # the new object was deleted, the old one kept
+    assert object_sha256(s3_storage, old["key"]) == document.sha256 == old["sha256"]
+
+
+def test_a_same_name_replacement_writes_a_new_key_and_deletes_the_old_object_only_after_the_commit(
+    clients, vendor, s3_storage, django_capture_on_commit_callbacks
+):
+    client = clients["compliance_officer"]
+    old = post_statement(client, vendor, handmade_pdf()).json()["data"]
+    newer = handmade_pdf(catalog_extra=b"/Lang (en)")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        data = post_statement(client, vendor, newer).json()["data"]
+    assert data["key"] != old["key"] and data["replacedKey"] == old["key"]
+    assert data["key"].startswith(f"vendors/{vendor.pk}/kyc/bankStatement_statement") and data["key"].endswith(".pdf")
+    # until the row's transaction commits, both objects are there, each with its own bytes
+    assert keys_in_bucket(s3_storage) == sorted([old["key"], data["key"]])
+    assert object_sha256(s3_storage, old["key"]) == old["sha256"]
+    assert object_sha256(s3_storage, data["key"]) == data["sha256"] == hashlib.sha256(newer).hexdigest()
+    for callback in callbacks:
+        callback()
+    assert keys_in_bucket(s3_storage) == [data["key"]]
+    assert VendorDocument.objects.get(vendor=vendor).key == data["key"]
