@@ -10,11 +10,13 @@ import urllib.request
 
 import pytest
 from botocore.exceptions import ReadTimeoutError
+from django.conf import settings
 from django.core.files.storage import FileSystemStorage, default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import OperationalError
 
 from backoffice.tests.s3 import BUCKET
+from backoffice.tests.test_cache_outage import answered_within
 from backoffice.tests.uploads.corpus import handmade_pdf
 from vendors.models import VendorDocument
 from vendors.services import kyc_documents
@@ -75,7 +77,7 @@ def test_s3_upload_list_presigned_download_replace_and_delete(
     assert not VendorDocument.objects.exists()
 
 
-def test_an_s3_timeout_mid_upload_is_500_upload_timeout_and_leaves_nothing(clients, vendor, s3_storage):
+def test_an_s3_that_stops_answering_mid_upload_is_503_and_leaves_nothing(clients, vendor, s3_storage):
     parts = []
 
     def time_out_after_the_first_part(request, **kwargs):
@@ -93,7 +95,12 @@ def test_an_s3_timeout_mid_upload_is_500_upload_timeout_and_leaves_nothing(clien
         )
     finally:
         events.unregister("before-send.s3.UploadPart", time_out_after_the_first_part)
-    assert error_of(response, 500, "Upload timeout")["code"] == "UPLOAD_TIMEOUT"
+    # botocore gave up on the storage (its read timeout, after its retries): an outage, 503, not the
+    # upload's own deadline (500 "Upload timeout", below)
+    assert error_of(response, 503, "Service temporarily unavailable, try again shortly")["code"] == (
+        "SERVICE_UNAVAILABLE"
+    )
+    assert response["Retry-After"] == "5"
     assert len(parts) >= 2  # it struck after a part had gone through
     assert keys_in_bucket(s3_storage) == []
     assert "Uploads" not in s3_storage.list_multipart_uploads(Bucket=BUCKET)
@@ -193,3 +200,18 @@ def test_a_same_name_replacement_writes_a_new_key_and_deletes_the_old_object_onl
         callback()
     assert keys_in_bucket(s3_storage) == [data["key"]]
     assert VendorDocument.objects.get(vendor=vendor).key == data["key"]
+
+
+@pytest.mark.outage
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_to_a_frozen_s3_answers_503_in_the_envelope_within_the_client_limits(clients, vendor, frozen_s3):
+    """The S3 server accepts connections and never answers: the request gives up after the S3 client's
+    bounded timeouts and retries (AWS_S3_*), never holding its thread for minutes, and records nothing."""
+    limit = 3 * settings.AWS_S3_MAX_ATTEMPTS * max(settings.AWS_S3_CONNECT_TIMEOUT, settings.AWS_S3_READ_TIMEOUT)
+    response = answered_within(
+        limit + 10, lambda: post_statement(clients["compliance_officer"], vendor, handmade_pdf())
+    )
+    assert error_of(response, 503, "Service temporarily unavailable, try again shortly")["code"] == (
+        "SERVICE_UNAVAILABLE"
+    )
+    assert not VendorDocument.objects.exists()
