@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from backoffice.api.envelope import error_body
 from backoffice.api.inputs import flatten
 from backoffice.errors import DomainError, django_validation_details
+from backoffice.uploads.errors import storage_connection_errors
 
 logger = logging.getLogger("backoffice.api")
 
@@ -107,7 +108,9 @@ def answer_for(exc: BaseException) -> Answer:
         return Answer(400, "The Host header names a host this server does not serve", "VALIDATION_ERROR")
     if isinstance(exc, SuspiciousOperation):  # a bad session cookie, a malformed multipart...: the request's fault
         return Answer(400, "Bad request", "VALIDATION_ERROR")
-    if isinstance(exc, (OperationalError, InterfaceError, *_cache_errors())):
+    # the database, Redis or the object store down or not answering (S3 calls give up after their bounded
+    # timeouts and retries, AWS_S3_*: a download or a readiness check of a frozen S3 lands here)
+    if isinstance(exc, (OperationalError, InterfaceError, *_cache_errors(), *storage_connection_errors())):
         logger.error("service unavailable: %s: %s", type(exc).__name__, str(exc).strip()[:200])
         return Answer(503, UNAVAILABLE, "SERVICE_UNAVAILABLE", headers={"Retry-After": "5"})
     if isinstance(exc, DataError):

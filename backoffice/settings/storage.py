@@ -42,12 +42,20 @@ STORAGES = {
 # growth under 20 MB at the same throughput. s3transfer takes the in-memory bound only as an attribute.
 AWS_S3_TRANSFER_CONFIG = TransferConfig(multipart_chunksize=5 * 1024 * 1024)
 AWS_S3_TRANSFER_CONFIG.max_in_memory_upload_chunks = 2
-# Give up on an unresponsive S3 endpoint instead of hanging a worker (botocore waits 60 s to connect by
-# default); a timeout becomes 500 "Upload timeout" and leaves nothing behind. SigV4 as above.
+# Give up on an unresponsive S3 endpoint instead of holding a request thread (botocore waits 60 s to connect
+# and 60 s for each answer by default, and retries): a frozen S3 (it accepts connections, never answers) held
+# every uploading thread of the load run's gunicorns. Each call now takes at most AWS_S3_MAX_ATTEMPTS x
+# (connect or read timeout) plus botocore's sub-second back-off (the defaults: about 11 s), then the request
+# answers 503 SERVICE_UNAVAILABLE in the envelope (backoffice.uploads.writes, backoffice.api.exceptions).
+# The read timeout bounds each wait for an answer (and each socket send), not a whole transfer.
+AWS_S3_CONNECT_TIMEOUT = env_int("AWS_S3_CONNECT_TIMEOUT", 2, minimum=1, maximum=60)
+AWS_S3_READ_TIMEOUT = env_int("AWS_S3_READ_TIMEOUT", 5, minimum=1, maximum=300)
+# Attempts of one call, the first included ("standard" retry mode: throttling, 5xx and connection errors).
+AWS_S3_MAX_ATTEMPTS = env_int("AWS_S3_MAX_ATTEMPTS", 2, minimum=1, maximum=10)
 AWS_S3_CLIENT_CONFIG = Config(
-    connect_timeout=env_int("AWS_S3_CONNECT_TIMEOUT", 10, minimum=1, maximum=300),
-    read_timeout=env_int("AWS_S3_READ_TIMEOUT", 60, minimum=1, maximum=900),
-    retries={"max_attempts": 3, "mode": "standard"},
+    connect_timeout=AWS_S3_CONNECT_TIMEOUT,
+    read_timeout=AWS_S3_READ_TIMEOUT,
+    retries={"max_attempts": AWS_S3_MAX_ATTEMPTS, "mode": "standard"},
     signature_version=AWS_S3_SIGNATURE_VERSION,
 )
 

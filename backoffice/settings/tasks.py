@@ -36,10 +36,24 @@ CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 1800, minimum=6
 _REDIS_TIMEOUT = 5
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # a command waits at most this long on a Redis that stopped answering (a frozen server, a dropped route)
     "socket_timeout": _REDIS_TIMEOUT,
     "socket_connect_timeout": _REDIS_TIMEOUT,
+    "socket_keepalive": True,
+    # kombu pings its long-lived consuming connections this often and drops one whose answer is overdue, so a
+    # worker on a half-open connection reconnects instead of waiting for messages that never come
+    "health_check_interval": 10,
 }
+# A worker outlives its broker: a lost connection is retried for ever (Celery's default gives up after 100
+# attempts and the worker then exits for good), at start-up too, with Celery's back-off (2 s, 4 s, 6 s ... up
+# to 30 s between attempts), and it consumes again as soon as Redis answers. scripts/run (and systemd in
+# production) still restart a worker that ends for another reason.
+CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Tasks still running when the connection goes cannot be acknowledged any more and Redis hands them out again:
+# stop them instead of letting a second copy run beside them (each task is idempotent either way).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # A request that sends a task while the broker is down answers 503 within seconds instead of hanging.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
 CELERY_BROKER_CONNECTION_TIMEOUT = _REDIS_TIMEOUT

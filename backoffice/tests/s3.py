@@ -41,3 +41,22 @@ def s3_storage(s3_server, settings, monkeypatch):
     for obj in client.list_objects_v2(Bucket=BUCKET).get("Contents", []):
         client.delete_object(Bucket=BUCKET, Key=obj["Key"])
     client.delete_bucket(Bucket=BUCKET)
+
+
+@pytest.fixture
+def frozen_s3(settings, monkeypatch):
+    """Django's default storage on an S3 endpoint that accepts connections and never answers (a frozen or
+    overloaded S3: the kernel completes the TCP handshake for the listening socket, nothing reads or replies).
+    The S3 client keeps the configuration production runs with (``AWS_S3_CLIENT_CONFIG``)."""
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    endpoint = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    settings.AWS_STORAGE_BUCKET_NAME = BUCKET
+    settings.AWS_S3_ENDPOINT_URL = endpoint
+    settings.AWS_S3_REGION_NAME = "us-east-1"
+    settings.STORAGES = {**settings.STORAGES, "default": {"BACKEND": "storages.backends.s3.S3Storage"}}
+    yield endpoint
+    listener.close()

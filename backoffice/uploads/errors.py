@@ -6,7 +6,7 @@ field's name, so the API renders ``{error: {code, message, details: {"file": [re
 show both.
 """
 
-from backoffice.errors import Conflict, DomainError
+from backoffice.errors import Conflict, DomainError, ServiceUnavailable
 
 
 class UploadRejected(DomainError):
@@ -62,3 +62,23 @@ class UploadStorageError(DomainError):
     status = 500
     code = "STORAGE_ERROR"
     default_message = "Upload failed"
+
+
+class StorageUnavailable(ServiceUnavailable):
+    """The storage could not be reached or did not answer within its timeouts and retries (a frozen or
+    stopped S3): 503 like any other part that is down, a retry later helps; nothing was kept."""
+
+    default_message = "Service temporarily unavailable, try again shortly"
+
+    def __init__(self, message: str | None = None, **kwargs):
+        super().__init__(message, **kwargs)
+        self.headers = {"Retry-After": "5"}
+
+
+def storage_connection_errors() -> tuple[type[BaseException], ...]:
+    """botocore's errors for an object store that cannot be reached or stops answering (connect and read
+    timeouts, refused or dropped connections): an outage, never the file's or the request's fault."""
+    from botocore.exceptions import ConnectionError as BotoConnectionError
+    from botocore.exceptions import HTTPClientError
+
+    return (BotoConnectionError, HTTPClientError)

@@ -18,7 +18,13 @@ from django.core.files import File
 from django.core.files.storage import FileSystemStorage, Storage
 
 from backoffice.errors import DomainError
-from backoffice.uploads.errors import FileAlreadyStored, UploadStorageError, UploadTimeout
+from backoffice.uploads.errors import (
+    FileAlreadyStored,
+    StorageUnavailable,
+    UploadStorageError,
+    UploadTimeout,
+    storage_connection_errors,
+)
 
 logger = logging.getLogger("backoffice.uploads")
 
@@ -115,9 +121,26 @@ def _is_timeout(exc: BaseException) -> bool:
     return False
 
 
+def _unreachable(exc: BaseException) -> bool:
+    """True when the storage could not be reached or did not answer (anywhere in the exception's chain)."""
+    errors = storage_connection_errors()
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, errors):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def _storage_failure(exc: Exception, name: str) -> DomainError:
     if isinstance(exc, DomainError):
         return exc
+    # A storage that is down or frozen (botocore gave up after its timeouts and retries) is an outage: 503, a
+    # retry later helps. 500 "Upload timeout" stays for this upload's own deadline and S3's RequestTimeout.
+    if _unreachable(exc):
+        logger.warning("storage unavailable for %s: %r", name, exc)
+        return StorageUnavailable(details={"file": ["The storage did not answer; nothing was kept"]})
     if _is_timeout(exc):
         logger.warning("upload to %s timed out: %r", name, exc)
         return UploadTimeout(details={"file": ["The storage did not answer in time"]})

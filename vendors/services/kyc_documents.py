@@ -3,10 +3,12 @@
 The bytes and the row never disagree for long and never leave debris:
 
 * upload: the file is checked and written first (``backoffice.uploads.upload_store``: all or nothing, a
-  storage failure or timeout leaves no object), then the row is written in one transaction with the status
-  move, history and audit entry. If that transaction fails the new file is deleted; when it commits, the file
-  it replaced (a different name) is deleted. A re-upload under the very same name overwrites the old object
-  in one step (a local rename, one S3 PUT), which is what "replaces" means for one key.
+  storage failure or timeout leaves no object), always under a name no file has yet (a re-upload of the
+  same file name gets the storage's random suffix), then the row is written in one transaction with the
+  status move, history and audit entry. If that transaction fails the new file is deleted and the old row
+  still names its own, untouched file; when it commits, the file it replaced is deleted. Writing over the
+  old object instead would leave the old row describing bytes it no longer has whenever the row write
+  fails (the PostgreSQL fault run of docs/operations.md).
 * delete: the row goes in a transaction, the file once it commits.
 
 The storage write happens outside the database transaction on purpose: a 50 MB upload to S3 takes seconds,
@@ -89,7 +91,7 @@ def vendor_document_upload(
             name=name,
             policy=VENDOR_KYC,
             storage=storage,
-            if_exists=IfExists.REPLACE,
+            if_exists=IfExists.RENAME,
             original_filename=original,
             timeout=settings.VENDOR_KYC_UPLOAD_TIMEOUT,
         )
@@ -97,9 +99,9 @@ def vendor_document_upload(
         # The contract has one message for a file we do not take ("Invalid file type"); the reason (JavaScript,
         # encryption, ...) and the code UNSAFE_CONTENT still say which check refused it.
         raise UnsafeContent(exc.reason, message="Invalid file type") from None
-    # Under the name of the file it replaces, the new bytes already took the old ones' place: deleting them
-    # after a failed row write would leave the old row without a file, so only a new name is cleaned up.
-    in_place = VendorDocument.objects.filter(key=stored.name).exists()
+    # RENAME never writes over an existing object, so stored.name is this upload's own: the old row's file
+    # is untouched until the new row has committed, and the new file is ours to delete if the row fails.
+    # (Only when the old row named a file that was already gone can the two names be the same.)
     try:
         with transaction.atomic():
             result = _record_upload(
@@ -109,8 +111,7 @@ def vendor_document_upload(
                 replaced = result.replaced_key
                 transaction.on_commit(lambda: upload_discard(name=replaced, storage=storage))
     except BaseException:
-        if not in_place:
-            upload_discard(name=stored.name, storage=storage)
+        upload_discard(name=stored.name, storage=storage)
         raise
     return result
 

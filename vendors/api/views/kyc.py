@@ -64,7 +64,8 @@ class VendorViewSet(ApiViewSet):
         summary="Upload (or replace) one KYC document of a vendor",
         description="The file is checked by its bytes (PDF, JPEG, PNG; active or encrypted PDFs refused), images "
         "lose their metadata, and the key is `vendors/{vendorId}/kyc/{documentKey}_{safeFilename}`. A file "
-        'already in the slot is replaced and deleted. 500 "Upload timeout" leaves nothing stored.',
+        "already in the slot is replaced, and deleted once the new one is recorded (the same file name again "
+        'gets a new key with a random suffix). 500 "Upload timeout" leaves nothing stored.',
         parameters=[VENDOR_ID],
         request=UPLOAD_BODY,
         responses={201: s.KycUploadOut},

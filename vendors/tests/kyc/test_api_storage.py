@@ -10,10 +10,13 @@ import urllib.request
 
 import pytest
 from botocore.exceptions import ReadTimeoutError
+from django.conf import settings
 from django.core.files.storage import FileSystemStorage, default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import OperationalError
 
 from backoffice.tests.s3 import BUCKET
+from backoffice.tests.test_cache_outage import answered_within
 from backoffice.tests.uploads.corpus import handmade_pdf
 from vendors.models import VendorDocument
 from vendors.services import kyc_documents
@@ -74,7 +77,7 @@ def test_s3_upload_list_presigned_download_replace_and_delete(
     assert not VendorDocument.objects.exists()
 
 
-def test_an_s3_timeout_mid_upload_is_500_upload_timeout_and_leaves_nothing(clients, vendor, s3_storage):
+def test_an_s3_that_stops_answering_mid_upload_is_503_and_leaves_nothing(clients, vendor, s3_storage):
     parts = []
 
     def time_out_after_the_first_part(request, **kwargs):
@@ -92,7 +95,12 @@ def test_an_s3_timeout_mid_upload_is_500_upload_timeout_and_leaves_nothing(clien
         )
     finally:
         events.unregister("before-send.s3.UploadPart", time_out_after_the_first_part)
-    assert error_of(response, 500, "Upload timeout")["code"] == "UPLOAD_TIMEOUT"
+    # botocore gave up on the storage (its read timeout, after its retries): an outage, 503, not the
+    # upload's own deadline (500 "Upload timeout", below)
+    assert error_of(response, 503, "Service temporarily unavailable, try again shortly")["code"] == (
+        "SERVICE_UNAVAILABLE"
+    )
+    assert response["Retry-After"] == "5"
     assert len(parts) >= 2  # it struck after a part had gone through
     assert keys_in_bucket(s3_storage) == []
     assert "Uploads" not in s3_storage.list_multipart_uploads(Bucket=BUCKET)
@@ -138,3 +146,72 @@ def test_a_failed_row_write_removes_the_new_file_and_keeps_the_old_document(uplo
     assert error_of(response, 500, "Internal server error")["code"] == "INTERNAL_ERROR"
     assert stored_files(media) == [first["key"]]
     assert VendorDocument.objects.get(vendor=vendor).key == first["key"]
+
+
+def post_statement(client, vendor, content: bytes, name: str = "statement.pdf"):
+    return client.post(
+        upload_url(vendor.pk),
+        {"file": SimpleUploadedFile(name, content), "documentKey": "bankStatement"},
+        format="multipart",
+    )
+
+
+def object_sha256(s3, key: str) -> str:
+    return hashlib.sha256(s3.get_object(Bucket=BUCKET, Key=key)["Body"].read()).hexdigest()
+
+
+def test_a_same_name_replacement_that_fails_in_the_database_leaves_the_old_record_and_its_file(
+    clients, vendor, s3_storage, monkeypatch
+):
+    """The fault run's finding: the database went away after the new bytes were written. The old row must
+    still describe the object it names, and the new object must not be left behind."""
+    client = clients["compliance_officer"]
+    old = post_statement(client, vendor, handmade_pdf()).json()["data"]
+
+    def database_gone(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(kyc_documents, "kyc_status_follow", database_gone)  # after the row's save, in its transaction
+    response = post_statement(client, vendor, handmade_pdf(catalog_extra=b"/Lang (en)"))
+    assert error_of(response, 503, "Service temporarily unavailable, try again shortly")["code"] == (
+        "SERVICE_UNAVAILABLE"
+    )
+    document = VendorDocument.objects.get(vendor=vendor)
+    assert document.key == old["key"]
+    assert keys_in_bucket(s3_storage) == [old["key"]]  # the new object was deleted, the old one kept
+    assert object_sha256(s3_storage, old["key"]) == document.sha256 == old["sha256"]
+
+
+def test_a_same_name_replacement_writes_a_new_key_and_deletes_the_old_object_only_after_the_commit(
+    clients, vendor, s3_storage, django_capture_on_commit_callbacks
+):
+    client = clients["compliance_officer"]
+    old = post_statement(client, vendor, handmade_pdf()).json()["data"]
+    newer = handmade_pdf(catalog_extra=b"/Lang (en)")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        data = post_statement(client, vendor, newer).json()["data"]
+    assert data["key"] != old["key"] and data["replacedKey"] == old["key"]
+    assert data["key"].startswith(f"vendors/{vendor.pk}/kyc/bankStatement_statement") and data["key"].endswith(".pdf")
+    # until the row's transaction commits, both objects are there, each with its own bytes
+    assert keys_in_bucket(s3_storage) == sorted([old["key"], data["key"]])
+    assert object_sha256(s3_storage, old["key"]) == old["sha256"]
+    assert object_sha256(s3_storage, data["key"]) == data["sha256"] == hashlib.sha256(newer).hexdigest()
+    for callback in callbacks:
+        callback()
+    assert keys_in_bucket(s3_storage) == [data["key"]]
+    assert VendorDocument.objects.get(vendor=vendor).key == data["key"]
+
+
+@pytest.mark.outage
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_to_a_frozen_s3_answers_503_in_the_envelope_within_the_client_limits(clients, vendor, frozen_s3):
+    """The S3 server accepts connections and never answers: the request gives up after the S3 client's
+    bounded timeouts and retries (AWS_S3_*), never holding its thread for minutes, and records nothing."""
+    limit = 3 * settings.AWS_S3_MAX_ATTEMPTS * max(settings.AWS_S3_CONNECT_TIMEOUT, settings.AWS_S3_READ_TIMEOUT)
+    response = answered_within(
+        limit + 10, lambda: post_statement(clients["compliance_officer"], vendor, handmade_pdf())
+    )
+    assert error_of(response, 503, "Service temporarily unavailable, try again shortly")["code"] == (
+        "SERVICE_UNAVAILABLE"
+    )
+    assert not VendorDocument.objects.exists()

@@ -78,11 +78,16 @@ def test_uploading_a_slot_again_replaces_the_file_and_deletes_the_old_one(
     assert VendorDocument.objects.get(vendor=vendor, document_key="bankStatement").key == data["key"]
 
 
-def test_uploading_the_same_name_again_replaces_the_bytes_under_the_same_key(upload, vendor, media):
+def test_uploading_the_same_name_again_stores_a_new_key_and_deletes_the_old_file_after_the_commit(
+    upload, vendor, media, django_capture_on_commit_callbacks
+):
     first = upload(vendor, "bankStatement", handmade_pdf(), "statement.pdf").json()["data"]
     newer = handmade_pdf(catalog_extra=b"/Lang (en-GB)")
-    data = upload(vendor, "bankStatement", newer, "statement.pdf").json()["data"]
-    assert data["key"] == first["key"] and data["replacedKey"] == first["key"]
+    with django_capture_on_commit_callbacks(execute=True):
+        data = upload(vendor, "bankStatement", newer, "statement.pdf").json()["data"]
+    # never written over the old file: a failed row write would have left the old row over the new bytes
+    assert data["key"] != first["key"] and data["replacedKey"] == first["key"]
+    assert re.fullmatch(rf"vendors/{vendor.pk}/kyc/bankStatement_statement_[A-Za-z0-9]{{7}}\.pdf", data["key"])
     with open(media / data["key"], "rb") as f:
         assert f.read() == newer
     assert stored_files(media) == [data["key"]]
