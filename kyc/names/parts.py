@@ -148,13 +148,15 @@ def gendered_pair(a: str, b: str) -> bool:
     return False
 
 
-def another_name(a: str, b: str, transliterated: bool = False) -> str | None:
+def another_name(a: str, b: str, transliterated: bool = False, length: int = 0) -> str | None:
     """Why the difference between two spellings makes a different name rather than a slip, or None.
 
     The moves that build names from names (see slips.py): a name-building final vowel changed, or a feminine
     one added (Thando/Thandi, Paulo/Paula, Daniel/Daniela), at any length; an added syllable (Sipho/Siphiwe,
     Thandi/Thandiwe); a consonant prefixed to a name that starts with a vowel (Andile/Wandile). And in short
-    parts, an edit no mechanism of writing explains (Cossa/Costa). Everything else is a slip.
+    parts, an edit no mechanism of writing explains (Mabuza/Mabuya). Everything else is a slip. ``length`` is
+    the longer part as written, when a and b are its spelling or transliteration keys (which may be longer or
+    shorter: x -> ks, ph -> f).
     """
     prefix = 0
     for char_a, char_b in zip(a, b, strict=False):
@@ -175,13 +177,13 @@ def another_name(a: str, b: str, transliterated: bool = False) -> str | None:
     if abs(len(a) - len(b)) >= 2 and vowel_groups(a) != vowel_groups(b):
         return "an added syllable"
     if not transliterated:
-        return unexplained_edit(a, b)
+        return unexplained_edit(a, b, length or max(len(a), len(b)))
     return None
 
 
-def makes_another_name(a: str, b: str, transliterated: bool = False) -> bool:
+def makes_another_name(a: str, b: str, transliterated: bool = False, length: int = 0) -> bool:
     """Whether the difference between two spellings makes a different name rather than a slip (another_name)."""
-    return another_name(a, b, transliterated) is not None
+    return another_name(a, b, transliterated, length) is not None
 
 
 @dataclass(frozen=True)
@@ -224,7 +226,7 @@ def _slip(a: str, b: str, transliterated: bool) -> PartSimilarity:
         if budget == 0:
             continue
         distance = OSA.distance(x, y, score_cutoff=budget + 1)
-        if distance <= budget and not makes_another_name(x, y, transliterated):
+        if distance <= budget and not makes_another_name(x, y, transliterated, max(len(a), len(b))):
             best = distance if best is None else min(best, distance)
     if best is None:
         return NO_MATCH
@@ -256,7 +258,7 @@ def slip_or_another_name(a: str, b: str, a_kind: str = "latin", b_kind: str = "l
     for x, y in forms:
         if edit_budget(max(len(x), len(y))) == 0 or OSA.distance(x, y, score_cutoff=2) != 1:
             continue
-        reason = another_name(x, y, transliterated)
+        reason = another_name(x, y, transliterated, max(len(a), len(b)))
         if reason is not None and not gendered_pair(x, y):
             return PartSimilarity(ONE_SLIP, f"1 slip, or another name ({reason})")
     return NO_MATCH

@@ -58,11 +58,12 @@ def _alike(x: str, y: str) -> bool:
     return any(x in group and y in group for group in (*_SOUND_ALIKE, *_SHAPE_ALIKE))
 
 
-def unexplained_edit(a: str, b: str) -> str | None:
-    """For two short spellings one substitution apart, why that substitution is no slip (another name: Mabuza /
-    Mabuya), or None. A letter dropped or added, or two neighbours swapped, is always a slip; longer parts and
-    spellings more than one edit apart are left to the edit budget."""
-    if max(len(a), len(b)) > SHORT_PART or a == b:
+def unexplained_edit(a: str, b: str, length: int) -> str | None:
+    """For two spellings one substitution apart, of a part of ``length`` letters as written, why that
+    substitution is no slip (another name: Mabuza / Mabuya), or None. A letter dropped or added, or two
+    neighbours swapped, is always a slip; longer parts and spellings more than one edit apart are left to the
+    edit budget."""
+    if length > SHORT_PART or a == b:
         return None
     if len(a) != len(b):
         return None  # a letter dropped is a slip of any letter: a key not struck

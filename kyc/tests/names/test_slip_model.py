@@ -77,6 +77,7 @@ def test_only_a_consonant_prefixed_to_a_vowel_makes_another_name_at_the_front(qu
     [
         pytest.param("Sipho Mabuza", "Sipho Mabuya", False, id="an unrelated consonant, six letters"),
         pytest.param("Sipho Gwebu", "Sipho Gwemu", False, id="an unrelated consonant, five letters"),
+        pytest.param("Sipho Nxumalo", "Sipho Nxutalo", False, id="seven letters as written, eight as the key spells"),
         pytest.param("Sipho Mabuza", "Sipho Mabuxa", True, id="the key beside it"),
         pytest.param("Sipho Mabuza", "Sipho Mabusa", True, id="a consonant that sounds alike"),
         pytest.param("Sipho Gwebu", "Sipho Gwepu", True, id="voicing"),
@@ -90,11 +91,12 @@ def test_a_substitution_in_a_short_part_is_a_slip_only_when_writing_explains_it(
 
 
 def test_unexplained_edit_judges_single_substitutions_in_short_parts_only():
-    assert unexplained_edit("mabuza", "mabuya") == "a different consonant"
-    assert unexplained_edit("mabuza", "mabuxa") is None  # neighbouring keys
-    assert unexplained_edit("mabuza", "mabza") is None  # a letter dropped: always a slip
-    assert unexplained_edit("mabuza", "mbauza") is None  # a swap
-    assert unexplained_edit("mavimbela", "mavimbqla") is None  # a long part
+    assert unexplained_edit("mabuza", "mabuya", 6) == "a different consonant"
+    assert unexplained_edit("mabuza", "mabuxa", 6) is None  # neighbouring keys
+    assert unexplained_edit("mabuza", "mabza", 6) is None  # a letter dropped: always a slip
+    assert unexplained_edit("mabuza", "mbauza", 6) is None  # a swap
+    assert unexplained_edit("mavimbela", "mavimbqla", 9) is None  # a long part
+    assert unexplained_edit("nksumalo", "nksutalo", 7) == "a different consonant"  # the key of "nxumalo"
 
 
 # ------------------------------------------------------------------------------------------- noisy names
@@ -103,7 +105,7 @@ def test_unexplained_edit_judges_single_substitutions_in_short_parts_only():
     [
         pytest.param("Lindo Sikhondze", "Lindi Sikhondza", id="two name-building endings vouch for each other"),
         pytest.param("Nomvulo Sikhondze", "Nomvula Sikkhondze", id="a doubled letter vouches as a slip"),
-        pytest.param("Mbali Nxumalo", "Mbalo Mxumalo", id="beside an unexplained consonant read the same way"),
+        pytest.param("Mbali Nxumalo", "Mbalo Nxutalo", id="beside an unexplained consonant, read the same way"),
     ],
 )
 def test_edits_in_two_parts_make_a_noisy_record(query, candidate):
