@@ -24,6 +24,7 @@ from kyc.names.parts import (
     NO_MATCH,
     ONE_SLIP_NOTE,
     PartSimilarity,
+    differ_by_doubling,
     gendered_pair,
     part_similarity,
     slip_or_another_name,
@@ -31,7 +32,7 @@ from kyc.names.parts import (
 from kyc.names.vocabulary import PARTICLES
 from kyc.names.weights import DEFAULT_FREQUENCIES, NameFrequencies
 
-MATCHER_VERSION = "1.1.0"
+MATCHER_VERSION = "1.2.0"
 
 # The default for the PEP_MATCH_THRESHOLD setting: scores at or above it are matches.
 DEFAULT_THRESHOLD = 0.8
@@ -194,9 +195,11 @@ def _score_parts(
 
     # Noisy names. One edit that makes another name (Thando / Thandi) is refused above: in a name written
     # cleanly it is the difference between two people of one family. But slips come by record, not one at a
-    # time (a careless clerk, a poor scan): where another part of the same name differs by a slip, the edit is
-    # as likely one more slip. Relatives share their family name as written, so a relative explains the edit
-    # only with an independent slip beside it; one noisy record explains both.
+    # time (a careless clerk, a poor scan): where another part of the same name differs by one edit too, the
+    # edit is as likely one more slip. Relatives share their family name as written, so a relative explains
+    # the edit only with an independent slip beside it; one noisy record explains both. Two parts that would
+    # each be another name (Nomvulo Fenamuga / Nomvula Fenamugi) vouch for each other: no relative differs in
+    # two parts by one letter each.
     ambiguous = {
         (r, c): reading
         for r, row in enumerate(rows)
@@ -215,16 +218,17 @@ def _score_parts(
         pair
         for pair in lenient[4]
         if (pair.query, pair.candidate) not in ambiguous
-        and pair.similarity.note == ONE_SLIP_NOTE
+        and _is_slip(pair.similarity, rows[pair.query], columns[pair.candidate])
         and _is_full_part(rows[pair.query])
         and _is_full_part(columns[pair.candidate])
         and not gendered_pair(rows[pair.query], columns[pair.candidate])
     ]
-    if not read_as_slips or not witnesses or lenient[0] <= strict[0] + 1e-9:
+    if not read_as_slips or not (witnesses or len(read_as_slips) > 1) or lenient[0] <= strict[0] + 1e-9:
         return strict[:4]
     score, parts, notes, count, _ = lenient
-    witness = witnesses[0]
-    for pair in read_as_slips:
+    for index, pair in enumerate(read_as_slips):
+        # a plain slip vouches first; otherwise the next edit read as a slip does
+        witness = witnesses[0] if witnesses else read_as_slips[(index + 1) % len(read_as_slips)]
         row, column = rows[pair.query], columns[pair.candidate]
         query_part, candidate_part = (column, row) if transposed else (row, column)
         witness_query, witness_candidate = (
@@ -238,10 +242,17 @@ def _score_parts(
                 "readAsSlip",
                 score - strict[0],
                 f"'{query_part}' ~ '{candidate_part}' would be another name ({reason}), read as a slip because"
-                f" '{witness_query}' ~ '{witness_candidate}' has a slip too",
+                f" '{witness_query}' ~ '{witness_candidate}' "
+                + ("has a slip too" if witnesses else "differs by one edit too"),
             )
         )
     return score, parts, notes, count
+
+
+def _is_slip(similarity: PartSimilarity, a: str, b: str) -> bool:
+    """Whether an aligned pair shows a slip: one edit, or a letter doubled (which the spelling key folds, but
+    which is a keystroke slip as often as a spelling habit). Spelling conventions (ph / f) are not slips."""
+    return similarity.note == ONE_SLIP_NOTE or differ_by_doubling(a, b)
 
 
 def _is_full_part(part: str) -> bool:

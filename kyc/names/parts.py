@@ -4,7 +4,8 @@ The typo model allows slips of the keyboard, of OCR and of transliteration: an e
 part's length (none in parts of three letters or fewer, one up to seven, two beyond). It refuses edits that make
 another name rather than misspell this one. Names mark gender, noun class or diminutive in their ending (Thando /
 Thandi, Daniel / Daniela, Putin / Putina) and build related names by adding a syllable (Sipho / Siphiwe, Thandi /
-Thandiwe): a changed or added final vowel, or an added syllable, is a different name, not a slip.
+Thandiwe) or a class prefix (Andile / Wandile): such an edit is a different name, not a slip, whatever the part's
+length. Which single edits are slips and which build names is slips.py's model.
 """
 
 import re
@@ -13,6 +14,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
+from kyc.names.slips import ending_makes_another_name, unexplained_edit
 from kyc.names.vocabulary import ABJAD_PREFIXES, ATTACHABLE_PREFIXES, GENDERED_ENDINGS
 
 VOWELS = frozenset("aeiou")
@@ -118,9 +120,8 @@ def edit_budget(length: int) -> int:
     return 2
 
 
-# A changed final vowel makes another name in parts up to this length (given names, short family names); in
-# longer parts it is as likely a slip (Tsabedze / Tsabedzi). An added or dropped final vowel always does.
-SHORT_PART = 7
+# Letters that stand in front of a part in one spelling and not another: transliteration habits (Yevgeny /
+# Evgeniy) and aspiration, never a name's prefix.
 _FRONT_GLIDES = frozenset("yijh")
 
 
@@ -147,12 +148,15 @@ def gendered_pair(a: str, b: str) -> bool:
     return False
 
 
-def another_name(a: str, b: str, transliterated: bool = False) -> str | None:
+def another_name(a: str, b: str, transliterated: bool = False, length: int = 0) -> str | None:
     """Why the difference between two spellings makes a different name rather than a slip, or None.
 
-    A changed final vowel in a short part or an added or dropped one in any (Thando/Thandi, Daniel/Daniela), an
-    added syllable (Sipho/Siphiwe, Thandi/Thandiwe), or a consonant added in front (Andile/Wandile) makes a
-    different name.
+    The moves that build names from names (see slips.py): a name-building final vowel changed, or a feminine
+    one added (Thando/Thandi, Paulo/Paula, Daniel/Daniela), at any length; an added syllable (Sipho/Siphiwe,
+    Thandi/Thandiwe); a consonant prefixed to a name that starts with a vowel (Andile/Wandile). And in short
+    parts, an edit no mechanism of writing explains (Mabuza/Mabuya). Everything else is a slip. ``length`` is
+    the longer part as written, when a and b are its spelling or transliteration keys (which may be longer or
+    shorter: x -> ks, ph -> f).
     """
     prefix = 0
     for char_a, char_b in zip(a, b, strict=False):
@@ -161,26 +165,25 @@ def another_name(a: str, b: str, transliterated: bool = False) -> str | None:
         prefix += 1
     tail_a, tail_b = a[prefix:], b[prefix:]
     if a[0] != b[0] and len(a) != len(b) and not transliterated:
-        added = a[0] if len(a) > len(b) else b[0]
-        # a consonant added in front makes another name (Andile / Wandile); a glide is a transliteration habit
-        # (Yevgeny / Evgeniy), as is anything at the front of a part from another script (Gianis / Yanis)
-        if added not in _FRONT_GLIDES:
-            return "a letter added in front"
+        longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+        # a consonant prefixed to a vowel makes another name (Andile / Wandile: Nguni class prefixes); a vowel in
+        # front is the augment of the same word (Nkosi / Inkosi), a glide a transliteration habit (Yevgeny /
+        # Evgeniy), and a consonant struck before another consonant (Xsamkelo) a slip
+        if longer[0] not in VOWELS and longer[0] not in _FRONT_GLIDES and shorter[0] in VOWELS:
+            return "a consonant added in front"
     if prefix >= 2 and len(tail_a) <= 1 and len(tail_b) <= 1 and (tail_a or tail_b):
         if all(tail in VOWELS for tail in (tail_a, tail_b) if tail):
-            # an added or dropped final vowel (Oleksandr / Oleksandra) at any length; a changed one in short parts
-            if not (tail_a and tail_b):
-                return "an added or dropped final vowel"
-            if max(len(a), len(b)) <= SHORT_PART:
-                return "a changed final vowel"
+            return ending_makes_another_name(a, b)
     if abs(len(a) - len(b)) >= 2 and vowel_groups(a) != vowel_groups(b):
         return "an added syllable"
+    if not transliterated:
+        return unexplained_edit(a, b, length or max(len(a), len(b)))
     return None
 
 
-def makes_another_name(a: str, b: str, transliterated: bool = False) -> bool:
+def makes_another_name(a: str, b: str, transliterated: bool = False, length: int = 0) -> bool:
     """Whether the difference between two spellings makes a different name rather than a slip (another_name)."""
-    return another_name(a, b, transliterated) is not None
+    return another_name(a, b, transliterated, length) is not None
 
 
 @dataclass(frozen=True)
@@ -223,7 +226,7 @@ def _slip(a: str, b: str, transliterated: bool) -> PartSimilarity:
         if budget == 0:
             continue
         distance = OSA.distance(x, y, score_cutoff=budget + 1)
-        if distance <= budget and not makes_another_name(x, y, transliterated):
+        if distance <= budget and not makes_another_name(x, y, transliterated, max(len(a), len(b))):
             best = distance if best is None else min(best, distance)
     if best is None:
         return NO_MATCH
@@ -255,10 +258,19 @@ def slip_or_another_name(a: str, b: str, a_kind: str = "latin", b_kind: str = "l
     for x, y in forms:
         if edit_budget(max(len(x), len(y))) == 0 or OSA.distance(x, y, score_cutoff=2) != 1:
             continue
-        reason = another_name(x, y, transliterated)
+        reason = another_name(x, y, transliterated, max(len(a), len(b)))
         if reason is not None and not gendered_pair(x, y):
             return PartSimilarity(ONE_SLIP, f"1 slip, or another name ({reason})")
     return NO_MATCH
+
+
+_DOUBLED = re.compile(r"(.)\1+")
+
+
+def differ_by_doubling(a: str, b: str) -> bool:
+    """Whether two spellings differ only in letters written twice (Thandolwethu / Thanddolwethu): a spelling
+    variant to the spelling key, and the commonest keystroke slip there is."""
+    return a != b and _DOUBLED.sub(r"\1", a) == _DOUBLED.sub(r"\1", b)
 
 
 def _consonants(a: str, b: str) -> PartSimilarity:

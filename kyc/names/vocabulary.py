@@ -81,3 +81,14 @@ ABJAD_SCRIPTS: frozenset[str] = frozenset(
 # Scripts written without spaces between the family and given name, one syllable per character: the first
 # syllable is the family name and the rest make one given name ("习近平" -> "xi jinping").
 SYLLABIC_NAME_SCRIPTS: frozenset[str] = frozenset({"CJK", "HANGUL"})
+
+# Final vowels that build one given name from another (a closed class of endings, not a list of names): the
+# Romance and Slavic masculine / feminine pairs (Paulo / Paula, Daniele / Daniela, Julio / Julie), the Greek
+# and Nguni endings beside -i (Elena / Eleni, Themba / Thembi, Thando / Thandi). A change between other final
+# vowels (e / i, any with u) builds no name: it is a slip (Tsabedze / Tsabedzi).
+NAME_ENDING_VOWEL_PAIRS: frozenset[frozenset[str]] = frozenset(
+    frozenset(pair) for pair in ("ao", "ae", "ai", "oi", "eo")
+)
+# A final vowel added to a name to make its feminine form (Daniel / Daniela, Oleksandr / Oleksandra, Louis /
+# Louise). Another vowel added or dropped at the end (Lungisani / Lungisan, Mfundo / Mfund) is a slip.
+FEMININE_ADDED_VOWELS: frozenset[str] = frozenset("ae")
