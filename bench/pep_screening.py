@@ -230,7 +230,7 @@ def load_screen_list(count: int) -> None:
     from compliance.peps.selectors.pep import pep_person
     from compliance.peps.services.pep import _new
     from kyc.name_index import stored
-    from kyc.names import blocking_keys
+    from names import blocking_keys
 
     if PEP.objects.count() == count and PEP.objects.filter(source="bench").count() == count:
         print(f"Reusing {count:,} PEPs.")
@@ -298,7 +298,7 @@ def exhaustive_rate(sample: float, user_sample: float, peps: int) -> dict:
 
     from kyc import selectors
     from kyc.name_index import user_person
-    from kyc.names import Person, compare
+    from names import Person, compare
 
     bodies = make_peps(peps, seed=20261123)
     rng = random.Random(5)
@@ -440,7 +440,7 @@ def screen_baseline(queries: int, listed_count: int) -> float:
     from compliance.peps.models.pep import PEP
     from compliance.peps.selectors.pep import pep_person
     from kyc import selectors
-    from kyc.names import Person, compare
+    from names import Person, compare
 
     frequencies = selectors.user_name_frequencies(fresh=True)
     people = [

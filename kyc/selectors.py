@@ -28,7 +28,7 @@ from kyc.models import (
     VerificationRecord,
 )
 from kyc.name_index import stored, user_names
-from kyc.names import DEFAULT_FREQUENCIES, NameFrequencies, Person
+from names import DEFAULT_FREQUENCIES, NameFrequencies, Person
 from vendors.models import Vendor
 
 # Columns a list row needs; the password hash and other wide columns stay in the table.
@@ -338,7 +338,7 @@ def user_money_flows(*, user: PlatformUser, first: int = 6, second: int = 3) -> 
 NAME_FREQUENCIES_CACHE_KEY = "kyc:user-name-frequencies:v1"
 NAME_FREQUENCIES_STAMP_KEY = "kyc:user-name-frequencies:stamp"
 NAME_FREQUENCIES_SECONDS = 15 * 60
-# The prior (kyc.names.DEFAULT_FREQUENCIES) counts as this many people beside our users: with few users it
+# The prior (names.DEFAULT_FREQUENCIES) counts as this many people beside our users: with few users it
 # keeps "dlamini" common, with a million it is 1% of the evidence.
 PRIOR_PEOPLE = 10_000
 # A part held by fewer than one user in 10,000 weighs as much as an unseen one, so rarer parts are not kept.
@@ -487,7 +487,7 @@ def _counted_parts() -> tuple[int, dict[str, int]]:
 
 
 def user_name_frequencies(*, fresh: bool = False) -> NameFrequencies:
-    """How common each name part is among our users, for weighing parts (``kyc.names.NameFrequencies``).
+    """How common each name part is among our users, for weighing parts (``names.NameFrequencies``).
 
     Counted by the database (one GROUP BY over the parts table) and kept 15 minutes in the shared cache: a
     screening must not count a million users, and weights that lag a few registrations behind change nothing.

@@ -6,7 +6,7 @@ KEY_MAX = 100
 
 
 class UserNameKey(models.Model):
-    """One blocking key of a user's name (``kyc.names.blocking_keys``): screening looks users up by key.
+    """One blocking key of a user's name (``names.blocking_keys``): screening looks users up by key.
 
     Written by ``kyc.services.user_name_index`` whenever a user is created or renamed; searched with
     ``WHERE key IN (...)`` (plain equality, the same on SQLite and PostgreSQL). The unique index starts with

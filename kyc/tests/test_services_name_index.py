@@ -7,9 +7,9 @@ from django.core.management import call_command
 
 from kyc import selectors
 from kyc.models import UserNameKey, UserNamePart
-from kyc.names import Person, blocking_keys, lookup_keys
 from kyc.services import user_name_index, user_purge, user_update
 from kyc.tests.factories import PlatformUserFactory
+from names import Person, blocking_keys, lookup_keys
 
 pytestmark = pytest.mark.django_db
 

@@ -32,7 +32,6 @@ from kyc.choices import DocumentType, VerificationStatus
 from kyc.errors import UserArchived
 from kyc.identity import id_number_key
 from kyc.models import PlatformUser
-from kyc.names import Person, compare
 from kyc.services import (
     IdentityFacts,
     user_document_upload,
@@ -41,6 +40,7 @@ from kyc.services import (
     user_verification_close,
     user_verification_open,
 )
+from names import Person, compare
 from verification import events, metrics, stages
 from verification.choices import FINISHED, Decision, ImageRole, JobStatus, RejectionCode, Stage, StageStatus
 from verification.decision import CardFacts, ProfileFacts, Thresholds, decide, quality_rejection

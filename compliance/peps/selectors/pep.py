@@ -19,7 +19,7 @@ from compliance.peps.models.pep import (
 )
 from kyc import selectors as kyc_selectors
 from kyc.name_index import stored, worth_searching
-from kyc.names import DEFAULT_THRESHOLD, MATCHER_VERSION, Match, NameFrequencies, Person, compare, lookup_keys
+from names import DEFAULT_THRESHOLD, MATCHER_VERSION, Match, NameFrequencies, Person, compare, lookup_keys
 
 PEP_NOT_FOUND = "PEP not found"
 MATCH_NOT_FOUND = "PEP match not found"
@@ -106,7 +106,7 @@ class ScreenHit:
 def peps_matching(person: Person, *, frequencies: NameFrequencies, threshold: float) -> tuple[list[ScreenHit], int]:
     """Active PEPs whose names match ``person``, best first, and how many candidates blocking gave.
 
-    The PEP name index is searched with the person's lookup keys (``kyc.names.lookup_keys``); only the PEPs
+    The PEP name index is searched with the person's lookup keys (``names.lookup_keys``); only the PEPs
     found are compared, so the cost follows the few candidates, not the length of the list.
     """
     keys = sorted(stored(lookup_keys(person, frequencies=frequencies)))

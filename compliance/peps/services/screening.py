@@ -1,6 +1,6 @@
 """PEP screening: comparing PEPs with users, and what a match does.
 
-Two directions, one matcher (``kyc.names``), one set of effects:
+Two directions, one matcher (``names``), one set of effects:
 
 * **PEPs against users** (``screen_peps``): a PEP created, changed, bulk-uploaded or imported is looked up in
   the users' name index (``kyc.selectors.users_holding_keys``) with its lookup keys, and compared only with the
@@ -41,8 +41,8 @@ from compliance.peps.selectors.pep import match_threshold, pending_peps, pep_per
 from kyc import selectors as kyc_selectors
 from kyc.models import PlatformUser
 from kyc.name_index import stored, worth_searching
-from kyc.names import MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, NameFrequencies, Person, compare, lookup_keys
 from kyc.services import user_risk_refresh_many
+from names import MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, NameFrequencies, Person, compare, lookup_keys
 
 logger = logging.getLogger("compliance.screening")
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from kyc.names.vocabulary import ABJAD_PREFIXES, ATTACHABLE_PREFIXES, GENDERED_ENDINGS
+from names.vocabulary import ABJAD_PREFIXES, ATTACHABLE_PREFIXES, GENDERED_ENDINGS
 
 VOWELS = frozenset("aeiou")
 
