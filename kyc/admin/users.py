@@ -1,4 +1,4 @@
-"""Admin pages of KYC users and their ledger. Every write calls kyc.services, so it lands in the audit log."""
+"""Admin pages of KYC users. Every write calls kyc.services, so it lands in the audit log."""
 
 import re
 import uuid
@@ -16,7 +16,6 @@ from unfold.decorators import action, display
 from backoffice.admin_base import (
     DefaultChoiceFilter,
     EstimatedCountPaginator,
-    ReadOnlyAdminMixin,
     ServiceErrorsAdminMixin,
 )
 from backoffice.dashboard import register_card
@@ -26,7 +25,7 @@ from kyc import panels, selectors, services
 from kyc.choices import CreditStatus, RiskRating, VerificationStatus
 from kyc.errors import IdempotencyKeyReused
 from kyc.filtersets import search_users
-from kyc.models import PlatformUser, Transaction
+from kyc.models import PlatformUser
 
 VERIFICATION_COLOURS = {
     VerificationStatus.VERIFIED: "success",
@@ -373,72 +372,6 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         return self._confirm(request, user, verb="restored", service=services.user_unarchive)
 
 
-@admin.register(Transaction)
-class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
-    """The ledger, read-only: rows are written by kyc.services.transaction_record only."""
-
-    list_display = (
-        "created_at",
-        "reference",
-        "user",
-        "type",
-        "amount_money",
-        "status",
-        "decision",
-        "channel",
-        "balance_after_money",
-        "actor",
-    )
-    list_filter = ("type", "status", "decision", "channel")
-    search_fields = ("reference", "external_id")
-    list_select_related = ("user", "actor")
-    show_full_result_count = False
-    paginator = EstimatedCountPaginator
-    list_per_page = 50
-    readonly_fields = (
-        "reference",
-        "user",
-        "type",
-        "amount_money",
-        "status",
-        "channel",
-        "reason",
-        "description",
-        "actor",
-        "counterparty_user",
-        "counterparty_vendor",
-        "country",
-        "region",
-        "balance_after_money",
-        "created_at",
-        "external_id",
-        "counterparty_name",
-        "decision",
-        "hits_text",
-        "decision_balance",
-        "took_ms",
-        "screening_failed",
-        "reviewed_by",
-        "reviewed_at",
-        "review_note",
-    )
-    fields = readonly_fields
-
-    @admin.display(description="Rule hits at record time")
-    def hits_text(self, obj):
-        if not obj.hits:
-            return "—"
-        return "; ".join(f"{h['rule_id']} v{h['rule_version']} ({h['severity']}): {h['action']}" for h in obj.hits)
-
-    @display(description="Amount", ordering="amount")
-    def amount_money(self, obj):
-        return money(obj.amount, obj.currency)
-
-    @display(description="Balance after", ordering="balance_after")
-    def balance_after_money(self, obj):
-        return money(obj.balance_after, obj.currency)
-
-
 @register_card
 def _user_cards(request):
     if not request.user.has_perm("kyc.view_platformuser"):
@@ -459,7 +392,3 @@ def _user_cards(request):
             "link": f"{changelist}?verification_status__exact=PENDING",
         },
     ]
-
-
-# the maker-checker pages live beside this module; importing them registers them with the admin site
-from kyc import admin_credits  # noqa: E402, F401
