@@ -21,11 +21,13 @@ from backoffice.admin_base import (
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.money import money
-from kyc import panels, selectors, services
+from kyc import panels, services
 from kyc.choices import CreditStatus, RiskRating, VerificationStatus
 from kyc.errors import IdempotencyKeyReused
 from kyc.filtersets import search_users
 from kyc.models import PlatformUser
+from kyc.selectors.history import user_statistics, user_timeline
+from kyc.selectors.users import user_documents, user_get, user_stats, user_transactions
 
 VERIFICATION_COLOURS = {
     VerificationStatus.VERIFIED: "success",
@@ -226,13 +228,13 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     @display(description="Documents")
     def documents_gallery(self, obj):
-        documents = list(selectors.user_documents(user=obj))
+        documents = list(user_documents(user=obj))
         return render_to_string("kyc/admin/documents.html", {"documents": documents})
 
     @display(description="Ledger")
     def ledger(self, obj):
         rows = list(
-            selectors.user_transactions(user=obj)
+            user_transactions(user=obj)
             .select_related("counterparty_user", "counterparty_vendor")
             .order_by("-created_at", "-pk")[:LEDGER_ROWS_SHOWN]
         )
@@ -243,8 +245,8 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     def timeline(self, obj):
         # the risk score's reasons name alerts, SARs and PEP matches: only for those who investigate (tipping-off)
         investigates = getattr(obj, "_viewer_investigates", False)
-        events = selectors.user_timeline(user=obj, limit=TIMELINE_EVENTS_SHOWN, risk_reasons=investigates)
-        statistics = selectors.user_statistics(user=obj)
+        events = user_timeline(user=obj, limit=TIMELINE_EVENTS_SHOWN, risk_reasons=investigates)
+        statistics = user_statistics(user=obj)
         return render_to_string("kyc/admin/timeline.html", {"events": events, "statistics": statistics})
 
     def save_model(self, request, obj, form, change):
@@ -271,7 +273,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         self.message_user(request, f"{queryset.count()} user(s) restored.", messages.SUCCESS)
 
     def _user_or_404(self, object_id):
-        return selectors.user_get(user_id=object_id)
+        return user_get(user_id=object_id)
 
     def _back(self, user):
         return redirect(reverse("admin:kyc_platformuser_change", args=[user.pk]))
@@ -376,7 +378,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 def _user_cards(request):
     if not request.user.has_perm("kyc.view_platformuser"):
         return []
-    stats = selectors.user_stats()
+    stats = user_stats()
     changelist = reverse("admin:kyc_platformuser_changelist")
     return [
         {

@@ -27,8 +27,8 @@ class UserNameKey(models.Model):
 class UserNamePart(models.Model):
     """One normalised part of a user's name (``parse_name(name).parts``), once per user.
 
-    Counted (``kyc.selectors.user_name_frequencies``) to weigh a name part by how rare it is among our users:
-    a shared "dlamini" says little, a shared rare surname much.
+    Counted (``kyc.selectors.name_matching.user_name_frequencies``) to weigh a name part by how rare it is among
+    our users: a shared "dlamini" says little, a shared rare surname much.
     """
 
     id = models.BigAutoField(primary_key=True)

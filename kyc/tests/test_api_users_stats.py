@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from kyc.models import PlatformUser
-from kyc.selectors import user_stats
+from kyc.selectors.users import user_stats
 from kyc.tests.conftest import BASE
 from kyc.tests.factories import PlatformUserFactory
 

@@ -23,9 +23,10 @@ from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import image_thumbnail_png
 from kyc.models import PlatformUser
-from verification import selectors, services
+from verification import services
 from verification.choices import Decision, ImageRole, JobStatus, Stage
 from verification.models import VerificationJob, VerificationJobEvent
+from verification.selectors.jobs import job_get, job_image
 
 STATUS_LABELS = {
     JobStatus.PENDING: "info",
@@ -305,7 +306,7 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
         if not self.has_view_permission(request) or not request.user.has_capability(capability):
             raise PermissionDenied
         try:
-            return selectors.job_get(job_id=object_id)
+            return job_get(job_id=object_id)
         except DomainError:
             raise Http404("Job not found") from None
 
@@ -362,7 +363,7 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
             ImageRole.ID_BACK.value: job.id_back,
             ImageRole.SELFIE.value: job.selfie,
         }.get(role)
-        data = selectors.job_image(document)
+        data = job_image(document)
         if data is None:
             raise Http404("No such image")
         side = THUMBNAIL_SIDE * 3 if request.GET.get("size") == "large" else THUMBNAIL_SIDE

@@ -9,7 +9,7 @@ from backoffice.files import signed_file_url
 from backoffice.limits import NOTE_MAX_LENGTH
 from verification.choices import Decision
 from verification.decision import Thresholds, face_band
-from verification.selectors import estimated_time_remaining
+from verification.selectors.timing import estimated_time_remaining
 
 _CAMEL = re.compile(r"_([a-z0-9])")
 

@@ -17,13 +17,14 @@ from backoffice.errors import ValidationFailed
 from backoffice.filters import StrictBooleanField
 from backoffice.models import Staff
 from kyc.api.authentication import StaffOrUserJWTAuthentication
-from kyc.selectors import user_get
-from verification import selectors, services
+from kyc.selectors.users import user_get
+from verification import services
 from verification.api import serializers as s
 from verification.api.permissions import StaffRoleOrOwnUser
 from verification.api.uploads import JobUploadHandler
 from verification.filtersets import JobFilterSet
 from verification.images import image_from_url
+from verification.selectors.jobs import job_get, jobs
 from verification.services import probes
 
 TAG = ["Verification"]
@@ -59,7 +60,7 @@ class VerificationViewSet(ApiViewSet):
     user_actions = ("create_job", "process", "results", "status")
 
     def get_queryset(self):
-        return selectors.jobs()
+        return jobs()
 
     def get_parsers(self):
         # POST /verification/jobs is multipart; it shares its route with the list, so the choice is by method
@@ -74,7 +75,7 @@ class VerificationViewSet(ApiViewSet):
         return super().get_parsers()
 
     def _job(self):
-        return selectors.job_get(job_id=self.kwargs.get("job_id"), principal=self.request.user)
+        return job_get(job_id=self.kwargs.get("job_id"), principal=self.request.user)
 
     @extend_schema(tags=TAG, summary="List verification jobs", responses={200: s.JobListOut(many=True)})
     @action(detail=False, methods=["get"], url_path="jobs")

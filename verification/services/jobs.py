@@ -58,7 +58,7 @@ from verification.errors import (
     UserDataNotFound,
 )
 from verification.models import FaceTemplate, ImageFingerprint, VerificationJob, VerificationJobEvent
-from verification.selectors import job_image
+from verification.selectors.jobs import job_image
 from verification.services.duplicates import by_face, by_id_number, by_image, signed64, vector_bytes
 
 logger = logging.getLogger("verification")
