@@ -25,6 +25,7 @@ from verification.api.uploads import JobUploadHandler
 from verification.filtersets import JobFilterSet
 from verification.images import image_from_url
 from verification.selectors.jobs import job_get, jobs
+from verification.selectors.results import job_results
 from verification.services import probes
 
 TAG = ["Verification"]
@@ -138,16 +139,16 @@ class VerificationViewSet(ApiViewSet):
         actor = request.user if isinstance(request.user, Staff) else None
         job = self._job()
         if not in_background:
-            return self.ok(s.ProcessOut(services.job_process(job=job, actor=actor)).data)
+            return self.ok(s.ProcessOut(job_results(job=services.job_process(job=job, actor=actor))).data)
         job, _ = services.job_process_later(job=job, actor=actor)
         if job.is_finished:
-            return self.ok(s.ProcessOut(job).data)
+            return self.ok(s.ProcessOut(job_results(job=job)).data)
         return self.ok(s.StatusOut(job).data, message="Verification job accepted; follow its status", status=202)
 
     @extend_schema(tags=TAG, summary="A job's results", parameters=[JOB_ID], responses={200: s.ResultsOut})
     @action(detail=False, methods=["get"], url_path=r"results/(?P<job_id>[^/]+)", **SINGLE)
     def results(self, request, job_id=None):
-        return self.ok(s.ResultsOut(self._job(), context={"request": request}).data)
+        return self.ok(s.ResultsOut(job_results(job=self._job()), context={"request": request}).data)
 
     @extend_schema(
         tags=TAG, summary="A job's status and the time left", parameters=[JOB_ID], responses={200: s.StatusOut}
@@ -171,7 +172,7 @@ class VerificationViewSet(ApiViewSet):
         message = "Decision recorded"
         if job.awaits_review:  # possible duplicates: this approval is the first of two
             message = "Approval proposed: possible duplicates, so a second person must approve, with a reason"
-        return self.ok(s.ResultsOut(job, context={"request": request}).data, message=message)
+        return self.ok(s.ResultsOut(job_results(job=job), context={"request": request}).data, message=message)
 
     @extend_schema(
         tags=TAG,
