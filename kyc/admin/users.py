@@ -383,13 +383,13 @@ def _user_cards(request):
     return [
         {
             "title": "KYC users",
-            "value": stats["totalUsers"],
-            "hint": f"{stats['newUsersThisWeek']} new this week",
+            "value": stats.total_users,
+            "hint": f"{stats.new_users_this_week} new this week",
             "link": changelist,
         },
         {
             "title": "Pending verification",
-            "value": stats["pendingVerification"],
+            "value": stats.pending_verification,
             "hint": "Users awaiting KYC",
             "link": f"{changelist}?verification_status__exact=PENDING",
         },

@@ -2,6 +2,7 @@
 
 import datetime as dt
 import uuid
+from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
@@ -57,21 +58,35 @@ def user_by_phone(*, phone_number: str) -> PlatformUser:
     return user
 
 
-def user_stats(*, now: dt.datetime | None = None) -> dict[str, int]:
+@dataclass(frozen=True)
+class UserStats:
+    """How many active users there are, by verification status and by how recently they registered."""
+
+    total_users: int
+    verified_users: int
+    pending_verification: int
+    rejected_verification: int
+    new_users_today: int
+    new_users_this_week: int  # since Monday
+    new_users_this_month: int
+
+
+def user_stats(*, now: dt.datetime | None = None) -> UserStats:
     """Counts of the stats endpoint in one aggregate query (archived users excluded)."""
     now = now or timezone.now()
     today = now.replace(hour=0, minute=0, second=0, microsecond=0)
     week = today - dt.timedelta(days=today.weekday())
     month = today.replace(day=1)
-    return PlatformUser.objects.filter(is_archived=False).aggregate(
-        totalUsers=Count("pk"),
-        verifiedUsers=Count("pk", filter=Q(verification_status=VerificationStatus.VERIFIED)),
-        pendingVerification=Count("pk", filter=Q(verification_status=VerificationStatus.PENDING)),
-        rejectedVerification=Count("pk", filter=Q(verification_status=VerificationStatus.REJECTED)),
-        newUsersToday=Count("pk", filter=Q(created_at__gte=today)),
-        newUsersThisWeek=Count("pk", filter=Q(created_at__gte=week)),
-        newUsersThisMonth=Count("pk", filter=Q(created_at__gte=month)),
+    counts = PlatformUser.objects.filter(is_archived=False).aggregate(
+        total_users=Count("pk"),
+        verified_users=Count("pk", filter=Q(verification_status=VerificationStatus.VERIFIED)),
+        pending_verification=Count("pk", filter=Q(verification_status=VerificationStatus.PENDING)),
+        rejected_verification=Count("pk", filter=Q(verification_status=VerificationStatus.REJECTED)),
+        new_users_today=Count("pk", filter=Q(created_at__gte=today)),
+        new_users_this_week=Count("pk", filter=Q(created_at__gte=week)),
+        new_users_this_month=Count("pk", filter=Q(created_at__gte=month)),
     )
+    return UserStats(**counts)
 
 
 def user_verifications(*, user: PlatformUser) -> QuerySet[VerificationRecord]:
