@@ -1,4 +1,4 @@
-"""Quality, blocking recall, speed and memory of the person-name matcher (kyc/names).
+"""Quality, blocking recall, speed and memory of the person-name matcher (names).
 
     .venv/bin/python bench/pep_matcher_quality.py [--threshold 0.8] [--no-rigour] [--quiet]
 
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kyc.names import (  # noqa: E402
+from names import (  # noqa: E402
     DEFAULT_THRESHOLD,
     MATCHER_VERSION,
     Person,
@@ -114,7 +114,7 @@ def blocking_recall(pairs: list[dict]) -> None:
 
 
 def clear_caches() -> None:
-    from kyc.names import parse, parts
+    from names import parse, parts
 
     for function in (parse.parse_name, parts.part_similarity, parts.spelling_key, parts.skeleton,
                      parts.translit_key):  # fmt: skip
@@ -153,8 +153,8 @@ def report_speed(pairs: list[dict]) -> None:
 
 
 _MEMORY_PROBES = {
-    "kyc.names (anyascii + rapidfuzz)": (
-        "from kyc.names import Person, compare, blocking_keys",
+    "names (anyascii + rapidfuzz)": (
+        "from names import Person, compare, blocking_keys",
         "compare(Person('Владимир Путин'), Person('Vladimir Putin')); blocking_keys(Person('习近平'))",
     ),
     "rigour (+ PyICU)": (
@@ -243,7 +243,7 @@ def main() -> None:
             + ", ".join(f"{k} {v}" for k, v in sorted(Counter(p["category"] for p in pairs).items()))
         )
         scores = [compare(pair["query"], pair["candidate"]).score for pair in pairs]
-        report_quality("kyc.names", pairs, scores, args.threshold, args.quiet)
+        report_quality("names", pairs, scores, args.threshold, args.quiet)
         blocking_recall(pairs)
     baseline = None if args.no_rigour else rigour_scorer()
     if baseline is not None:

@@ -230,7 +230,7 @@ def load_screen_list(count: int) -> None:
     from compliance.peps.selectors.pep import pep_person
     from compliance.peps.services.pep import _new
     from kyc.name_index import stored
-    from kyc.names import blocking_keys
+    from names import blocking_keys
 
     if PEP.objects.count() == count and PEP.objects.filter(source="bench").count() == count:
         print(f"Reusing {count:,} PEPs.")
@@ -296,9 +296,9 @@ def exhaustive_rate(sample: float, user_sample: float, peps: int) -> dict:
     """Every pair of a sample of PEPs and users compared with no blocking: pairs per second, and matches."""
     from django.db import connection
 
-    from kyc import selectors
     from kyc.name_index import user_person
-    from kyc.names import Person, compare
+    from kyc.selectors.name_matching import user_name_frequencies
+    from names import Person, compare
 
     bodies = make_peps(peps, seed=20261123)
     rng = random.Random(5)
@@ -317,7 +317,7 @@ def exhaustive_rate(sample: float, user_sample: float, peps: int) -> dict:
         user_person(first_name=first, last_name=last, names=names, surname=sur, date_of_birth=born, country=land)
         for first, last, names, sur, born, land in rows
     ]
-    frequencies = selectors.user_name_frequencies(fresh=True)
+    frequencies = user_name_frequencies(fresh=True)
     matches = 0
     started = time.perf_counter()
     for pep in pep_people:
@@ -439,10 +439,10 @@ def screen_baseline(queries: int, listed_count: int) -> float:
     """Milliseconds per query comparing the query with every active PEP (no blocking), in process."""
     from compliance.peps.models.pep import PEP
     from compliance.peps.selectors.pep import pep_person
-    from kyc import selectors
-    from kyc.names import Person, compare
+    from kyc.selectors.name_matching import user_name_frequencies
+    from names import Person, compare
 
-    frequencies = selectors.user_name_frequencies(fresh=True)
+    frequencies = user_name_frequencies(fresh=True)
     people = [
         pep_person(p) for p in PEP.objects.filter(is_active=True).only("name", "aliases", "date_of_birth", "country")
     ]

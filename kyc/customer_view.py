@@ -9,26 +9,28 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from backoffice.money import money
-from kyc import panels, selectors
+from kyc import panels
 from kyc.flows_svg import money_flow_svg
+from kyc.selectors.flows import user_counterparties, user_money_flows
+from kyc.selectors.users import user_verifications
 
 INVESTIGATE = panels.for_capability("users.investigate")
 VERIFICATIONS_SHOWN = 10
 
 
 def render_verifications(request, user) -> str:
-    records = list(selectors.user_verifications(user=user)[:VERIFICATIONS_SHOWN])
+    records = list(user_verifications(user=user)[:VERIFICATIONS_SHOWN])
     return render_to_string("kyc/admin/panels/verifications.html", {"records": records, "user": user})
 
 
 def render_counterparties(request, user) -> str:
-    parties = selectors.user_counterparties(user=user)
+    parties = user_counterparties(user=user)
     rows = [(p, money(p.sent), money(p.received)) for p in parties]
     return render_to_string("kyc/admin/panels/counterparties.html", {"rows": rows})
 
 
 def render_money_flows(request, user) -> str:
-    flows = selectors.user_money_flows(user=user)
+    flows = user_money_flows(user=user)
     context = {
         "flows": flows,
         "svg": mark_safe(money_flow_svg(flows)),  # every name inside is escaped by money_flow_svg

@@ -14,7 +14,7 @@ from decimal import Decimal
 from django.utils.html import escape
 
 from backoffice.money import money
-from kyc.selectors import Counterparty, MoneyFlows
+from kyc.selectors.flows import Counterparty, MoneyFlows
 
 WIDTH, HEIGHT = 760, 500
 CX, CY = WIDTH / 2, HEIGHT / 2

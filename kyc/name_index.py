@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from kyc.models.names import KEY_MAX
-from kyc.names import DEFAULT_MAX_SHARE, Person, parse_name
+from names import DEFAULT_MAX_SHARE, Person, parse_name
 
 
 def fit(key: str) -> str:

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 from backoffice.models import Staff
 from vendors.choices import REQUIRED_DOCUMENT_KEYS, DocumentKey, ReviewDecision, ReviewReason, VendorKycStatus
 from vendors.models import Vendor, today
-from vendors.selectors import vendor_document_by_key
+from vendors.selectors.documents import vendor_document_by_key
 from vendors.services import vendor_document_review, vendor_document_upload, vendor_kyc_decide
 
 PASSWORD = "Vendor-Demo-2026!"

@@ -4,9 +4,9 @@ import django_filters
 from django.db.models import Q
 
 from backoffice.filters import ListFilterSet
-from vendors import selectors
 from vendors.choices import VendorKycStatus
 from vendors.models import Vendor
+from vendors.selectors.vendors import expiring_within
 
 
 class VendorFilterSet(ListFilterSet):
@@ -32,7 +32,7 @@ class VendorFilterSet(ListFilterSet):
         fields = []
 
     def filter_expiring(self, queryset, name, value):
-        return selectors.expiring_within(queryset, days=int(value))
+        return expiring_within(queryset, days=int(value))
 
     def filter_q(self, queryset, name, value):
         value = value.strip()

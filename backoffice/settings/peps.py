@@ -1,6 +1,6 @@
 """PEP screening: the score from which two names are the same person.
 
-Unset means the matcher's own default (``kyc.names.DEFAULT_THRESHOLD``, 0.8), read where the score is used
+Unset means the matcher's own default (``names.DEFAULT_THRESHOLD``, 0.8), read where the score is used
 (``compliance.peps.services.screening.match_threshold``): the foundation does not import the matcher.
 """
 

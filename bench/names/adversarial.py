@@ -4,7 +4,7 @@
     .venv/bin/python bench/names/adversarial.py --check  # fail if the files differ from what the procedure gives
 
 Why a generator and not a hand list: every pair is labelled by how it was made, not by what the matcher says,
-so the set cannot be fitted to the matcher pair by pair. Nothing here reads the matcher (kyc.names) or the
+so the set cannot be fitted to the matcher pair by pair. Nothing here reads the matcher (names) or the
 other sets in bench/names.
 
 The procedure:

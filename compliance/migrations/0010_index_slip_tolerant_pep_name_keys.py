@@ -13,7 +13,7 @@ BATCH = 2000
 
 def add_keys(apps, schema_editor):
     from kyc.name_index import stored
-    from kyc.names import Person, blocking_keys
+    from names import Person, blocking_keys
 
     PEP = apps.get_model("compliance", "PEP")
     Key = apps.get_model("compliance", "PEPNameKey")

@@ -17,7 +17,7 @@ from compliance.peps.tests.conftest import add_pep, make_user
 from compliance.risk import risk_picture
 from compliance.sars.tests.sar.conftest import file_sar
 from kyc.choices import RiskRating, VerificationStatus
-from kyc.selectors import user_history, user_timeline
+from kyc.selectors.history import user_history, user_timeline
 from kyc.services import risk_rating_for
 from kyc.services.verification import user_verification_close
 

@@ -62,13 +62,13 @@ class ArchiveOut(serializers.Serializer):
 
 
 class UserStatsOut(serializers.Serializer):
-    totalUsers = serializers.IntegerField()
-    verifiedUsers = serializers.IntegerField()
-    pendingVerification = serializers.IntegerField()
-    rejectedVerification = serializers.IntegerField()
-    newUsersToday = serializers.IntegerField()
-    newUsersThisWeek = serializers.IntegerField()
-    newUsersThisMonth = serializers.IntegerField()
+    totalUsers = serializers.IntegerField(source="total_users")
+    verifiedUsers = serializers.IntegerField(source="verified_users")
+    pendingVerification = serializers.IntegerField(source="pending_verification")
+    rejectedVerification = serializers.IntegerField(source="rejected_verification")
+    newUsersToday = serializers.IntegerField(source="new_users_today")
+    newUsersThisWeek = serializers.IntegerField(source="new_users_this_week")
+    newUsersThisMonth = serializers.IntegerField(source="new_users_this_month")
 
 
 class VerificationOut(serializers.Serializer):

@@ -7,10 +7,21 @@ from rest_framework.decorators import action
 from backoffice.api.auth_views import PrincipalLoginView, PrincipalRegisterView
 from backoffice.api.pagination import EnvelopePagination
 from backoffice.api.viewsets import SINGLE, ApiViewSet
-from kyc import selectors, services
+from kyc import services
 from kyc.api import serializers as s
 from kyc.choices import CreditStatus
 from kyc.filtersets import CreditRequestFilterSet, TransactionFilterSet, UserFilterSet, UserSearchFilterSet
+from kyc.selectors.credits import credit_request_get, credit_requests
+from kyc.selectors.history import user_history
+from kyc.selectors.users import (
+    user_by_phone,
+    user_documents,
+    user_get,
+    user_list_queryset,
+    user_stats,
+    user_transactions,
+    user_verifications,
+)
 from kyc.services.auth import KIND
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -57,10 +68,10 @@ class UserViewSet(ApiViewSet):
     }
 
     def get_queryset(self):
-        return selectors.user_list_queryset()
+        return user_list_queryset()
 
     def get_object(self):
-        return selectors.user_get(user_id=self.kwargs.get("pk"))
+        return user_get(user_id=self.kwargs.get("pk"))
 
     def list(self, request):
         return self.paged(self.get_queryset(), s.UserListOut)
@@ -93,34 +104,32 @@ class UserViewSet(ApiViewSet):
     @extend_schema(summary="User counts", responses={200: s.UserStatsOut})
     @action(detail=False, methods=["get"], **SINGLE)
     def stats(self, request):
-        return self.ok(s.UserStatsOut(selectors.user_stats()).data)
+        return self.ok(s.UserStatsOut(user_stats()).data)
 
     @extend_schema(summary="A user's verification records", responses={200: s.VerificationOut(many=True)})
     @action(detail=True, methods=["get"], **SINGLE)
     def verifications(self, request, pk=None):
-        records = selectors.user_verifications(user=self.get_object())
+        records = user_verifications(user=self.get_object())
         return self.ok(s.VerificationOut(records, many=True).data)
 
     @extend_schema(summary="A user's ledger (paginated)", responses={200: s.TransactionOut(many=True)})
     @action(detail=True, methods=["get"], pagination_class=EnvelopePagination, filterset_class=TransactionFilterSet)
     def transactions(self, request, pk=None):
-        return self.paged(selectors.user_transactions(user=self.get_object()), s.TransactionOut)
+        return self.paged(user_transactions(user=self.get_object()), s.TransactionOut)
 
     @extend_schema(
         summary="A user's identity documents (signed, expiring URLs)", responses={200: s.DocumentOut(many=True)}
     )
     @action(detail=True, methods=["get"], **SINGLE)
     def documents(self, request, pk=None):
-        documents = selectors.user_documents(user=self.get_object())
+        documents = user_documents(user=self.get_object())
         return self.ok(s.DocumentOut(documents, many=True, context={"request": request}).data)
 
     @extend_schema(summary="Everything about a user, with a timeline and statistics", responses={200: s.HistoryOut})
     @action(detail=True, methods=["get"], **SINGLE)
     def history(self, request, pk=None):
         # the risk score's reasons name alerts, SARs and PEP matches: only for those who investigate (tipping-off)
-        history = selectors.user_history(
-            user=self.get_object(), risk_reasons=request.user.has_capability("users.investigate")
-        )
+        history = user_history(user=self.get_object(), risk_reasons=request.user.has_capability("users.investigate"))
         return self.ok(s.HistoryOut(history, context={"request": request}).data)
 
     @extend_schema(
@@ -128,7 +137,7 @@ class UserViewSet(ApiViewSet):
     )
     @action(detail=False, methods=["post"], url_path="search-by-phone", **SINGLE)
     def search_by_phone(self, request):
-        user = selectors.user_by_phone(**self.input(s.SearchByPhoneIn))
+        user = user_by_phone(**self.input(s.SearchByPhoneIn))
         return self.ok(s.SearchByPhoneOut(user).data)
 
     @extend_schema(
@@ -183,10 +192,10 @@ class CreditRequestViewSet(ApiViewSet):
     }
 
     def get_queryset(self):
-        return selectors.credit_requests()
+        return credit_requests()
 
     def get_object(self):
-        return selectors.credit_request_get(request_id=self.kwargs.get("pk"))
+        return credit_request_get(request_id=self.kwargs.get("pk"))
 
     @extend_schema(summary="List credit requests (status=PENDING: awaiting approval)")
     def list(self, request):

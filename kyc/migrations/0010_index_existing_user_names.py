@@ -12,7 +12,7 @@ BATCH = 2000
 
 def index_users(apps, schema_editor):
     from kyc.name_index import name_parts, stored, user_person
-    from kyc.names import blocking_keys
+    from names import blocking_keys
 
     User = apps.get_model("kyc", "PlatformUser")
     Key = apps.get_model("kyc", "UserNameKey")

@@ -1,6 +1,6 @@
 """Add the slip-tolerant name keys (``t:`` and ``u:``, name matcher 1.1.0) to the users already indexed.
 
-Matcher 1.1.0 stores more keys per name (kyc.names.blocking: anchors of each part's skeleton, so a name with a
+Matcher 1.1.0 stores more keys per name (names.blocking: anchors of each part's skeleton, so a name with a
 slip in every part is still found); the keys of 1.0 are all still among them, so this only adds the missing
 rows (``ignore_conflicts`` on the unique (key, user) index) and can be run again safely. Not atomic: each batch
 commits on its own, so on a large table screening keeps working while it runs (about 100 µs per distinct name;
@@ -14,7 +14,7 @@ BATCH = 2000
 
 def add_keys(apps, schema_editor):
     from kyc.name_index import stored, user_person
-    from kyc.names import blocking_keys
+    from names import blocking_keys
 
     User = apps.get_model("kyc", "PlatformUser")
     Key = apps.get_model("kyc", "UserNameKey")

@@ -6,7 +6,7 @@ KEY_MAX = 100
 
 
 class UserNameKey(models.Model):
-    """One blocking key of a user's name (``kyc.names.blocking_keys``): screening looks users up by key.
+    """One blocking key of a user's name (``names.blocking_keys``): screening looks users up by key.
 
     Written by ``kyc.services.user_name_index`` whenever a user is created or renamed; searched with
     ``WHERE key IN (...)`` (plain equality, the same on SQLite and PostgreSQL). The unique index starts with
@@ -27,8 +27,8 @@ class UserNameKey(models.Model):
 class UserNamePart(models.Model):
     """One normalised part of a user's name (``parse_name(name).parts``), once per user.
 
-    Counted (``kyc.selectors.user_name_frequencies``) to weigh a name part by how rare it is among our users:
-    a shared "dlamini" says little, a shared rare surname much.
+    Counted (``kyc.selectors.name_matching.user_name_frequencies``) to weigh a name part by how rare it is among
+    our users: a shared "dlamini" says little, a shared rare surname much.
     """
 
     id = models.BigAutoField(primary_key=True)

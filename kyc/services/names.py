@@ -12,7 +12,7 @@ from django.db import transaction
 
 from kyc.models import PlatformUser, UserNameKey, UserNamePart
 from kyc.name_index import name_parts, stored, user_person
-from kyc.names import blocking_keys
+from names import blocking_keys
 
 NAME_FIELDS = ("first_name", "last_name", "names", "surname")
 

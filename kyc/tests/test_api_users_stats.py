@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from kyc.models import PlatformUser
-from kyc.selectors import user_stats
+from kyc.selectors.users import user_stats
 from kyc.tests.conftest import BASE
 from kyc.tests.factories import PlatformUserFactory
 
@@ -34,7 +34,7 @@ def test_new_user_windows_are_today_this_week_and_this_month():
         user = PlatformUserFactory()
         PlatformUser.objects.filter(pk=user.pk).update(created_at=now - dt.timedelta(days=days_ago))
     stats = user_stats(now=now)
-    assert (stats["newUsersToday"], stats["newUsersThisWeek"], stats["newUsersThisMonth"]) == (1, 2, 3)
+    assert (stats.new_users_today, stats.new_users_this_week, stats.new_users_this_month) == (1, 2, 3)
 
 
 def test_stats_are_one_query(django_assert_num_queries):

@@ -6,9 +6,9 @@ import pytest
 from django.apps import apps
 
 from kyc.models import UserNameKey
-from kyc.names import Person, blocking_keys
 from kyc.services import user_name_index
 from kyc.tests.factories import PlatformUserFactory
+from names import Person, blocking_keys
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from kyc.selectors import users_with_id_number
+from kyc.selectors.users import users_with_id_number
 from kyc.tests.factories import PlatformUserFactory
 
 pytestmark = pytest.mark.django_db

@@ -5,11 +5,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from kyc import selectors
 from kyc.models import UserNameKey, UserNamePart
-from kyc.names import Person, blocking_keys, lookup_keys
+from kyc.selectors import name_matching
 from kyc.services import user_name_index, user_purge, user_update
 from kyc.tests.factories import PlatformUserFactory
+from names import Person, blocking_keys, lookup_keys
 
 pytestmark = pytest.mark.django_db
 
@@ -67,29 +67,29 @@ def test_users_are_found_by_their_lookup_keys_as_names_then_people():
     themba = PlatformUserFactory(first_name="Themba", last_name="Dlamini")
     for user in (sipho, namesake, themba):
         user_name_index(user=user)
-    keys = lookup_keys(Person("DLAMINI, Sipho"), frequencies=selectors.user_name_frequencies())
-    assert selectors.user_key_sizes(keys=keys)["p:dlmn|sf"] == 2  # "ph" reads as "f"
-    groups = selectors.user_name_groups(keys=keys)
+    keys = lookup_keys(Person("DLAMINI, Sipho"), frequencies=name_matching.user_name_frequencies())
+    assert name_matching.user_key_sizes(keys=keys)["p:dlmn|sf"] == 2  # "ph" reads as "f"
+    groups = name_matching.user_name_groups(keys=keys)
     assert (("Sipho", "Dlamini", "", ""), 2) in groups["p:dlmn|sf"]  # two users, one name: the name travels once
     assert all(names[0] != "Themba" for found in groups.values() for names, _ in found)
-    named = selectors.users_named(keys=["p:dlmn|sf"], names=[("Sipho", "Dlamini", "", "")])
+    named = name_matching.users_named(keys=["p:dlmn|sf"], names=[("Sipho", "Dlamini", "", "")])
     people = {person.id: person for person in named["p:dlmn|sf"]}
     assert set(people) == {sipho.pk, namesake.pk}  # ids as text inside, UUIDs when asked
     assert people[namesake.pk].person.date_of_birth is not None and people[sipho.pk].person.country == "SZ"
-    assert selectors.user_people(user_ids=[themba.pk])[str(themba.pk)].full_name == "Themba Dlamini"
+    assert name_matching.user_people(user_ids=[themba.pk])[str(themba.pk)].full_name == "Themba Dlamini"
 
 
 def test_frequencies_count_parts_blend_the_prior_and_are_cached():
     for first in ("Sipho", "Themba", "Bongani"):
         user_name_index(user=PlatformUserFactory(first_name=first, last_name="Mavimbela"))
-    frequencies = selectors.user_name_frequencies()
+    frequencies = name_matching.user_name_frequencies()
     # three of three users, plus the 10,000 people of the prior who have no Mavimbela
-    assert frequencies.total == 3 + selectors.PRIOR_PEOPLE
+    assert frequencies.total == 3 + name_matching.PRIOR_PEOPLE
     assert frequencies.count("mavimbela") == 3
     assert frequencies.weight("dlamini") < frequencies.weight("mavimbela")  # the prior keeps Dlamini common
     user_name_index(user=PlatformUserFactory(first_name="Musa", last_name="Mavimbela"))
-    assert selectors.user_name_frequencies().count("mavimbela") == 3  # cached
-    assert selectors.user_name_frequencies(fresh=True).count("mavimbela") == 4
+    assert name_matching.user_name_frequencies().count("mavimbela") == 3  # cached
+    assert name_matching.user_name_frequencies(fresh=True).count("mavimbela") == 4
 
 
 def test_keys_worth_searching_follow_the_real_bucket_sizes():

@@ -19,8 +19,10 @@ from backoffice.errors import DomainError, ValidationFailed
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import VENDOR_KYC, SizeCapUploadHandler, UploadRejected, preview_png
 from backoffice.uploads.previews import PREVIEW_MAX_SIDE
-from vendors import selectors, services
+from vendors import services
 from vendors.choices import DocumentKey
+from vendors.selectors.documents import document_duplicates, vendor_document_by_key
+from vendors.selectors.vendors import vendor_get
 
 SLOT_PREVIEW_SIDE = 480
 PREVIEW_CACHE_SECONDS = 24 * 3600
@@ -40,7 +42,7 @@ def _vendor_for(model_admin, request, object_id, capability: str):
     if not model_admin.has_view_permission(request) or not request.user.has_capability(capability):
         raise PermissionDenied
     try:
-        return selectors.vendor_get(vendor_id=object_id)
+        return vendor_get(vendor_id=object_id)
     except DomainError:
         raise Http404("Vendor not found") from None
 
@@ -79,7 +81,7 @@ def _upload(request, vendor, document_key: str) -> str:
         raise ValidationFailed("No file uploaded")
     result = services.vendor_document_upload(vendor=vendor, actor=request.user, document_key=document_key, file=upload)
     stored = result.stored
-    duplicates = selectors.document_duplicates([result.document]).get(result.document.pk, [])
+    duplicates = document_duplicates([result.document]).get(result.document.pk, [])
     if duplicates:
         names = ", ".join(f"{d.business_name} ({_label(d.document_key)})" for d in duplicates)
         messages.warning(request, f"The same file is also stored for: {names}.")
@@ -107,7 +109,7 @@ def upload_view(model_admin):
 
 
 def _delete(request, vendor, document_key: str) -> str:
-    document = selectors.vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
+    document = vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
     services.vendor_document_delete(document=document, actor=request.user)
     return f"{_label(document_key)} deleted."
 
@@ -122,7 +124,7 @@ def _date(name: str, value: str) -> dt.date | None:
 
 def _review(request, vendor, document_key: str) -> str:
     dates = {name: _date(name, request.POST[name]) for name in ("expiry_date", "issue_date") if name in request.POST}
-    document = selectors.vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
+    document = vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
     document = services.vendor_document_review(
         document=document,
         actor=request.user,
@@ -169,7 +171,7 @@ def preview_view(model_admin):
     def view(request, object_id, document_key):
         vendor = _vendor_for(model_admin, request, object_id, "vendors.kyc.read")
         try:
-            document = selectors.vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
+            document = vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
         except DomainError:
             raise Http404("No document in this slot") from None
         side = PREVIEW_MAX_SIDE if request.GET.get("size") == "large" else SLOT_PREVIEW_SIDE

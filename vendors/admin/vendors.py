@@ -16,10 +16,11 @@ from unfold.decorators import display
 
 from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
 from backoffice.dashboard import register_card
-from vendors import selectors
 from vendors.admin import kyc_views
 from vendors.choices import DocumentKey, ReviewReason, VendorKycStatus
 from vendors.models import Vendor, VendorKycChange, today
+from vendors.selectors.progress import TOTAL_REQUIRED, progress_percentage, vendor_kyc_progress
+from vendors.selectors.vendors import EXPIRY_WARNING_DAYS, expiring_within, vendor_list, with_expired_documents
 from vendors.services import kyc_status_expire
 from vendors.services.kyc_status import four_eyes_breach
 
@@ -63,13 +64,13 @@ class DocumentExpiryFilter(admin.SimpleListFilter):
     parameter_name = "expiry"
 
     def lookups(self, request, model_admin):
-        return [("soon", f"Expiring within {selectors.EXPIRY_WARNING_DAYS} days"), ("expired", "Expired")]
+        return [("soon", f"Expiring within {EXPIRY_WARNING_DAYS} days"), ("expired", "Expired")]
 
     def queryset(self, request, queryset):
         if self.value() == "soon":
-            return selectors.expiring_within(queryset, days=selectors.EXPIRY_WARNING_DAYS)
+            return expiring_within(queryset, days=EXPIRY_WARNING_DAYS)
         if self.value() == "expired":
-            return selectors.with_expired_documents(queryset)
+            return with_expired_documents(queryset)
         return queryset
 
 
@@ -118,7 +119,7 @@ class VendorAdmin(ModelAdmin):
     # ------------------------------------------------------------ list
 
     def get_queryset(self, request) -> QuerySet[Vendor]:
-        return selectors.vendor_list().select_related("kyc_decided_by")
+        return vendor_list().select_related("kyc_decided_by")
 
     @display(description="KYC status", ordering="kyc_status", label=STATUS_LABELS)
     def kyc_badge(self, obj):
@@ -126,16 +127,16 @@ class VendorAdmin(ModelAdmin):
 
     @display(description="Required documents", ordering="kyc_completed")
     def progress_bar(self, obj):
-        percentage = selectors.progress_percentage(obj.kyc_completed)
+        percentage = progress_percentage(obj.kyc_completed)
         return format_html(
             '<div class="vkyc-bar" title="{} of {} required documents in" data-testid="progress-{}">'
             '<span style="width:{}%"></span></div><small>{} / {}</small>',
             obj.kyc_completed,
-            selectors.TOTAL_REQUIRED,
+            TOTAL_REQUIRED,
             obj.pk,
             percentage,
             obj.kyc_completed,
-            selectors.TOTAL_REQUIRED,
+            TOTAL_REQUIRED,
         )
 
     @display(description="Next document expiry", ordering="kyc_next_expiry")
@@ -146,7 +147,7 @@ class VendorAdmin(ModelAdmin):
         now = today()
         if day < now:
             return format_html('<span class="vkyc-expired">{} (expired)</span>', day.isoformat())
-        if day <= now + dt.timedelta(days=selectors.EXPIRY_WARNING_DAYS):
+        if day <= now + dt.timedelta(days=EXPIRY_WARNING_DAYS):
             return format_html('<span class="vkyc-expiring">{}</span>', day.isoformat())
         return day.isoformat()
 
@@ -177,14 +178,14 @@ class VendorAdmin(ModelAdmin):
 
     def kyc_panel(self, request, vendor: Vendor) -> dict:
         """What the panel template shows: the progress, the eight slots, and what this person may do."""
-        progress = selectors.vendor_kyc_progress(vendor=vendor)
+        progress = vendor_kyc_progress(vendor=vendor)
         user = request.user
         urls = {
             name: reverse(f"admin:vendors_vendor_kyc_{name}", args=[vendor.pk])
             for name in ("upload", "delete", "review", "decide")
         }
         now = today()
-        soon = now + dt.timedelta(days=selectors.EXPIRY_WARNING_DAYS)
+        soon = now + dt.timedelta(days=EXPIRY_WARNING_DAYS)
         slots = [
             {
                 "slot": slot,
@@ -226,7 +227,7 @@ def _vendor_kyc_cards(request):
         return []
     url = reverse("admin:vendors_vendor_changelist")
     awaiting = Vendor.objects.filter(kyc_status=VendorKycStatus.UNDER_REVIEW).count()
-    expiring = selectors.expiring_within(Vendor.objects.all(), days=selectors.EXPIRY_WARNING_DAYS).count()
+    expiring = expiring_within(Vendor.objects.all(), days=EXPIRY_WARNING_DAYS).count()
     return [
         {
             "title": "Vendors awaiting a KYC decision",
@@ -237,7 +238,7 @@ def _vendor_kyc_cards(request):
         {
             "title": "Vendor documents expiring soon",
             "value": expiring,
-            "hint": f"Vendors with a paper expiring within {selectors.EXPIRY_WARNING_DAYS} days",
+            "hint": f"Vendors with a paper expiring within {EXPIRY_WARNING_DAYS} days",
             "link": f"{url}?expiry=soon",
         },
     ]

@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from vendors.choices import VendorKycStatus
 from vendors.models import Vendor, VendorDocument, VendorKycChange
-from vendors.selectors import document_duplicates
+from vendors.selectors.documents import document_duplicates
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

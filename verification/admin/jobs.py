@@ -22,10 +22,11 @@ from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import image_thumbnail_png
-from kyc.models import PlatformUser
-from verification import selectors, services
-from verification.choices import Decision, ImageRole, JobStatus, Stage
+from verification import services
+from verification.choices import Decision, ImageRole, JobStatus
 from verification.models import VerificationJob, VerificationJobEvent
+from verification.selectors.jobs import job_get, job_image
+from verification.selectors.results import job_results
 
 STATUS_LABELS = {
     JobStatus.PENDING: "info",
@@ -36,19 +37,6 @@ STATUS_LABELS = {
 }
 DECISION_LABELS = {Decision.APPROVED: "success", Decision.MANUAL_REVIEW: "warning", Decision.REJECTED: "danger"}
 THUMBNAIL_SIDE = 360
-# field on the card, label, profile field, and the decision rule's check that compared them (None: the rule does
-# not compare that field; the page then only shows whether the two texts are the same)
-OCR_ROWS = (
-    ("first_name", "First name", "first_name", "name_matches_profile"),
-    ("last_name", "Last name", "last_name", "name_matches_profile"),
-    ("id_number", "ID number", "id_number", "id_number_matches_profile"),
-    ("date_of_birth", "Date of birth", "date_of_birth", "date_of_birth_matches_profile"),
-    ("sex", "Sex", "sex", None),
-    ("nationality", "Nationality", "nationality", None),
-    ("expiry_date", "Expiry date", "id_expiry_date", None),
-)
-
-
 CHECK_LABELS = {
     "image_quality": "Image quality",
     "document_valid": "Document in date",
@@ -111,10 +99,10 @@ QUALITY_ROWS = (
 )
 
 
-def quality_rows(job: VerificationJob) -> list[dict]:
+def quality_rows(quality: dict) -> list[dict]:
     """Per image: the measured face size, sharpness, brightness and glare, and the gate's problems."""
     rows = []
-    for role, report in (job.quality or {}).items():
+    for role, report in quality.items():
         face = (report.get("faces") or [{}])[0]
         metrics = [
             {"label": label, "value": fmt.format(face[key])}
@@ -226,20 +214,10 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
     def panel(self, request, job: VerificationJob) -> dict:
-        user = job.user
-        fields = (job.ocr_result or {}).get("fields", {})
-        # the verdict is the rule's own (name matcher, ID number by its characters), as it was when it ran
-        verdicts = {check["name"]: check.get("passed") for check in job.checks or []}
-        rows = []
-        for key, label, profile_field, check in OCR_ROWS:
-            card = fields.get(key) or ""
-            profile = getattr(user, profile_field, "") if user is not None else ""
-            profile = profile.isoformat() if hasattr(profile, "isoformat") else (profile or "")
-            if check is not None:
-                agrees = verdicts.get(check)
-            else:
-                agrees = None if not card or not profile else str(card).strip().lower() == str(profile).strip().lower()
-            rows.append({"label": label, "card": card, "profile": profile, "agrees": agrees})
+        # what the job found is the results endpoint's value (the card against the profile with the rule's own
+        # verdicts, the duplicates with the users they name); this page only words it
+        results = job_results(job=job, with_people=True)
+        user = results.user
         images = [
             {"role": role.label, "url": reverse("admin:verification_verificationjob_image", args=[job.pk, role.value])}
             for role, document_id in (
@@ -249,34 +227,26 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
             )
             if document_id
         ]
-        # the other users by name (one query), not by a truncated id; a purged user keeps the id
-        others = {
-            str(u.pk): u
-            for u in PlatformUser.objects.filter(pk__in=[d["user_id"] for d in job.duplicates or []]).only(
-                "pk", "first_name", "last_name", "phone_number"
-            )
-        }
         duplicates = [
             {
-                **d,
-                "url": reverse("admin:kyc_platformuser_change", args=[d["user_id"]]),
-                "name": others[str(d["user_id"])].full_name if str(d["user_id"]) in others else "",
-                "phone": others[str(d["user_id"])].phone_number if str(d["user_id"]) in others else "",
+                "type": d.type,
+                "score": d.score,
+                "detail": d.detail,
+                "url": reverse("admin:kyc_platformuser_change", args=[d.user_id]),
+                # by name, not by a truncated id; a purged user keeps the id only
+                "name": d.user.full_name if d.user is not None else "",
+                "phone": d.user.phone_number if d.user is not None else "",
             }
-            for d in job.duplicates or []
+            for d in results.duplicates
         ]
         stages = [
             {
-                "stage": Stage(stage).label,
-                **entry,
-                # the rule has run; what is left of final review is a person's
-                "status": "waiting for an officer"
-                if stage == Stage.FINAL_REVIEW and job.awaits_review
-                else entry.get("status"),
-                "seconds": (job.timings or {}).get(stage),
+                "stage": s.label,
+                "status": "waiting for an officer" if s.awaits_officer else s.status,
+                "seconds": s.seconds,
             }
-            for stage, entry in (job.stage_progress or {}).items()
-            if stage in Stage.values
+            for s in results.stages
+            if s.label is not None
         ]
         may_run = request.user.has_capability("verification.run")
         return {
@@ -284,15 +254,15 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
             "user": user,
             "user_url": reverse("admin:kyc_platformuser_change", args=[user.pk]) if user is not None else "",
             "images": images,
-            "rows": rows,
-            "quality": quality_rows(job),
+            "rows": results.comparisons,
+            "quality": quality_rows(results.quality),
             "checks": [
                 {**c, "label": CHECK_LABELS.get(c["name"], c["name"].replace("_", " ").capitalize())}
-                for c in job.checks or []
+                for c in results.checks
             ],
             "duplicates": duplicates,
             "stages": stages,
-            "face": job.face_result or {},
+            "face": results.face.result if results.face is not None else {},
             "can_decide": may_run and job.awaits_review,
             "can_process": may_run and job.status in (JobStatus.PENDING, JobStatus.FAILED),
             "urls": {
@@ -305,7 +275,7 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
         if not self.has_view_permission(request) or not request.user.has_capability(capability):
             raise PermissionDenied
         try:
-            return selectors.job_get(job_id=object_id)
+            return job_get(job_id=object_id)
         except DomainError:
             raise Http404("Job not found") from None
 
@@ -362,7 +332,7 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
             ImageRole.ID_BACK.value: job.id_back,
             ImageRole.SELFIE.value: job.selfie,
         }.get(role)
-        data = selectors.job_image(document)
+        data = job_image(document)
         if data is None:
             raise Http404("No such image")
         side = THUMBNAIL_SIDE * 3 if request.GET.get("size") == "large" else THUMBNAIL_SIDE

@@ -9,7 +9,15 @@ from backoffice.files import signed_file_url
 from backoffice.limits import NOTE_MAX_LENGTH
 from verification.choices import Decision
 from verification.decision import Thresholds, face_band
-from verification.selectors import estimated_time_remaining
+from verification.selectors.results import (
+    CardReading,
+    DuplicateFinding,
+    FaceFinding,
+    JobResults,
+    StageState,
+    job_stages,
+)
+from verification.selectors.timing import estimated_time_remaining
 
 _CAMEL = re.compile(r"_([a-z0-9])")
 
@@ -67,53 +75,37 @@ class OcrIn(serializers.Serializer):
 # ---------------------------------------------------------------- output
 
 
-def ocr_out(ocr_result: dict | None) -> dict | None:
-    """The stored OCR result (``verification.services.jobs.ocr_json``) as the API shows it."""
-    if not ocr_result:
+def ocr_out(card: CardReading | None) -> dict | None:
+    """The card as read (``verification.selectors.results.CardReading``) as the API shows it."""
+    if card is None:
         return None
-    fields = ocr_result.get("fields", {})
     return {
-        "firstName": fields.get("first_name", ""),
-        "lastName": fields.get("last_name", ""),
-        "idNumber": fields.get("id_number", ""),
-        "dateOfBirth": fields.get("date_of_birth") or None,
-        "sex": fields.get("sex") or None,
-        "nationality": fields.get("nationality", ""),
-        "expiryDate": fields.get("expiry_date") or None,
-        "confidence": ocr_result.get("confidence", 0),
-        "fieldConfidence": camel(ocr_result.get("field_confidence", {})),
-        "extractedFields": ocr_result.get("extracted_fields", []),
-        "validation": {"isComplete": ocr_result.get("complete", False), "issues": ocr_result.get("issues", [])},
+        "firstName": card.first_name,
+        "lastName": card.last_name,
+        "idNumber": card.id_number,
+        "dateOfBirth": card.date_of_birth,
+        "sex": card.sex,
+        "nationality": card.nationality,
+        "expiryDate": card.expiry_date,
+        "confidence": card.confidence,
+        "fieldConfidence": camel(card.field_confidence),
+        "extractedFields": card.extracted_fields,
+        "validation": {"isComplete": card.complete, "issues": card.issues},
     }
 
 
-def face_out(job) -> dict | None:
-    if not job.face_result:
+def face_out(face: FaceFinding | None) -> dict | None:
+    if face is None:
         return None
-    result = camel(job.face_result)
-    approve_at = (job.thresholds or {}).get("approve_similarity", 80.0)
-    similarity = result.get("similarity")
-    result["threshold"] = approve_at
-    result["isMatch"] = similarity is not None and similarity >= approve_at
-    return result
+    return {**camel(face.result), "threshold": face.approve_at, "isMatch": face.is_match}
 
 
-def duplicates_out(duplicates) -> list[dict]:
-    return [
-        {"type": d["type"], "userId": d["user_id"], "score": d.get("score"), "detail": d.get("detail", "")}
-        for d in duplicates or []
-    ]
+def duplicates_out(duplicates: tuple[DuplicateFinding, ...]) -> list[dict]:
+    return [{"type": d.type, "userId": d.user_id, "score": d.score, "detail": d.detail} for d in duplicates]
 
 
-def stage_progress_out(progress: dict) -> dict:
-    return {
-        stage: {
-            "status": entry.get("status"),
-            "startedAt": entry.get("started_at"),
-            "completedAt": entry.get("completed_at"),
-        }
-        for stage, entry in (progress or {}).items()
-    }
+def stage_progress_out(stages: tuple[StageState, ...]) -> dict:
+    return {s.stage: {"status": s.status, "startedAt": s.started_at, "completedAt": s.completed_at} for s in stages}
 
 
 class CreatedOut(serializers.Serializer):
@@ -125,29 +117,31 @@ class CreatedOut(serializers.Serializer):
     createdAt = serializers.DateTimeField(source="created_at")
 
 
+# renders what a job found (verification.selectors.results.job_results), as the process endpoint answers; a
+# comment, not a docstring, which would become the schema's description
 class ProcessOut(serializers.Serializer):
-    jobId = serializers.UUIDField(source="id")
-    status = serializers.CharField()
-    currentStage = serializers.CharField(source="current_stage")
-    progressPercentage = serializers.IntegerField(source="progress")
+    jobId = serializers.UUIDField(source="job.id")
+    status = serializers.CharField(source="job.status")
+    currentStage = serializers.CharField(source="job.current_stage")
+    progressPercentage = serializers.IntegerField(source="job.progress")
     ocrResult = serializers.SerializerMethodField()
     faceComparisonResult = serializers.SerializerMethodField()
-    decision = serializers.CharField(allow_null=True)
-    rejectionReason = serializers.CharField(source="rejection_reason", allow_null=True)
-    rejectionCode = serializers.CharField(source="rejection_code", allow_null=True)
+    decision = serializers.CharField(source="job.decision", allow_null=True)
+    rejectionReason = serializers.CharField(source="job.rejection_reason", allow_null=True)
+    rejectionCode = serializers.CharField(source="job.rejection_code", allow_null=True)
     duplicates = serializers.SerializerMethodField()
 
-    def get_ocrResult(self, job) -> dict | None:
-        return ocr_out(job.ocr_result)
+    def get_ocrResult(self, results: JobResults) -> dict | None:
+        return ocr_out(results.card)
 
-    def get_faceComparisonResult(self, job) -> dict | None:
-        return face_out(job)
+    def get_faceComparisonResult(self, results: JobResults) -> dict | None:
+        return face_out(results.face)
 
-    def get_duplicates(self, job) -> list[dict]:
-        return duplicates_out(job.duplicates)
+    def get_duplicates(self, results: JobResults) -> list[dict]:
+        return duplicates_out(results.duplicates)
 
-    def to_representation(self, job):
-        data = super().to_representation(job)
+    def to_representation(self, results):
+        data = super().to_representation(results)
         for key in ("decision", "rejectionReason", "rejectionCode"):
             data[key] = data[key] or None
         return data
@@ -162,31 +156,32 @@ class StatusOut(serializers.Serializer):
     estimatedTimeRemaining = serializers.SerializerMethodField(help_text="Seconds, from measured stage durations")
 
     def get_stageProgress(self, job) -> dict:
-        return stage_progress_out(job.stage_progress)
+        return stage_progress_out(job_stages(job=job))
 
     def get_estimatedTimeRemaining(self, job) -> float:
         return estimated_time_remaining(job)
 
 
+# everything a job found (job_results): the results endpoint and an officer's decision
 class ResultsOut(ProcessOut):
     stageProgress = serializers.SerializerMethodField()
     userInfo = serializers.SerializerMethodField()
     quality = serializers.SerializerMethodField()
     checks = serializers.SerializerMethodField()
     engine = serializers.SerializerMethodField()
-    timings = serializers.JSONField()
-    error = serializers.CharField(allow_null=True)
+    timings = serializers.JSONField(source="job.timings")
+    error = serializers.CharField(source="job.error", allow_null=True)
     reviewedBy = serializers.SerializerMethodField()
-    reviewedAt = serializers.DateTimeField(source="decided_at", allow_null=True)
-    reviewNote = serializers.CharField(source="decision_note", allow_null=True)
-    createdAt = serializers.DateTimeField(source="created_at")
-    completedAt = serializers.DateTimeField(source="completed_at", allow_null=True)
+    reviewedAt = serializers.DateTimeField(source="job.decided_at", allow_null=True)
+    reviewNote = serializers.CharField(source="job.decision_note", allow_null=True)
+    createdAt = serializers.DateTimeField(source="job.created_at")
+    completedAt = serializers.DateTimeField(source="job.completed_at", allow_null=True)
 
-    def get_stageProgress(self, job) -> dict:
-        return stage_progress_out(job.stage_progress)
+    def get_stageProgress(self, results: JobResults) -> dict:
+        return stage_progress_out(results.stages)
 
-    def get_userInfo(self, job) -> dict | None:
-        user = job.user
+    def get_userInfo(self, results: JobResults) -> dict | None:
+        user, job = results.user, results.job
         if user is None:
             return None
         return {
@@ -207,20 +202,21 @@ class ResultsOut(ProcessOut):
             },
         }
 
-    def get_quality(self, job) -> dict:
-        return camel(job.quality or {})
+    def get_quality(self, results: JobResults) -> dict:
+        return camel(results.quality)
 
-    def get_checks(self, job) -> list:
-        return job.checks or []
+    def get_checks(self, results: JobResults) -> list:
+        return list(results.checks)
 
-    def get_engine(self, job) -> dict:
+    def get_engine(self, results: JobResults) -> dict:
+        job = results.job
         return {"name": job.engine or None, "versions": job.engine_versions, "thresholds": camel(job.thresholds)}
 
-    def get_reviewedBy(self, job) -> str | None:
-        return str(job.decided_by_id) if job.decided_by_id else None
+    def get_reviewedBy(self, results: JobResults) -> str | None:
+        return str(results.job.decided_by_id) if results.job.decided_by_id else None
 
-    def to_representation(self, job):
-        data = super().to_representation(job)
+    def to_representation(self, results):
+        data = super().to_representation(results)
         for key in ("error", "reviewNote"):
             data[key] = data[key] or None
         return data

@@ -17,13 +17,15 @@ from backoffice.errors import ValidationFailed
 from backoffice.filters import StrictBooleanField
 from backoffice.models import Staff
 from kyc.api.authentication import StaffOrUserJWTAuthentication
-from kyc.selectors import user_get
-from verification import selectors, services
+from kyc.selectors.users import user_get
+from verification import services
 from verification.api import serializers as s
 from verification.api.permissions import StaffRoleOrOwnUser
 from verification.api.uploads import JobUploadHandler
 from verification.filtersets import JobFilterSet
 from verification.images import image_from_url
+from verification.selectors.jobs import job_get, jobs
+from verification.selectors.results import job_results
 from verification.services import probes
 
 TAG = ["Verification"]
@@ -59,7 +61,7 @@ class VerificationViewSet(ApiViewSet):
     user_actions = ("create_job", "process", "results", "status")
 
     def get_queryset(self):
-        return selectors.jobs()
+        return jobs()
 
     def get_parsers(self):
         # POST /verification/jobs is multipart; it shares its route with the list, so the choice is by method
@@ -74,7 +76,7 @@ class VerificationViewSet(ApiViewSet):
         return super().get_parsers()
 
     def _job(self):
-        return selectors.job_get(job_id=self.kwargs.get("job_id"), principal=self.request.user)
+        return job_get(job_id=self.kwargs.get("job_id"), principal=self.request.user)
 
     @extend_schema(tags=TAG, summary="List verification jobs", responses={200: s.JobListOut(many=True)})
     @action(detail=False, methods=["get"], url_path="jobs")
@@ -137,16 +139,16 @@ class VerificationViewSet(ApiViewSet):
         actor = request.user if isinstance(request.user, Staff) else None
         job = self._job()
         if not in_background:
-            return self.ok(s.ProcessOut(services.job_process(job=job, actor=actor)).data)
+            return self.ok(s.ProcessOut(job_results(job=services.job_process(job=job, actor=actor))).data)
         job, _ = services.job_process_later(job=job, actor=actor)
         if job.is_finished:
-            return self.ok(s.ProcessOut(job).data)
+            return self.ok(s.ProcessOut(job_results(job=job)).data)
         return self.ok(s.StatusOut(job).data, message="Verification job accepted; follow its status", status=202)
 
     @extend_schema(tags=TAG, summary="A job's results", parameters=[JOB_ID], responses={200: s.ResultsOut})
     @action(detail=False, methods=["get"], url_path=r"results/(?P<job_id>[^/]+)", **SINGLE)
     def results(self, request, job_id=None):
-        return self.ok(s.ResultsOut(self._job(), context={"request": request}).data)
+        return self.ok(s.ResultsOut(job_results(job=self._job()), context={"request": request}).data)
 
     @extend_schema(
         tags=TAG, summary="A job's status and the time left", parameters=[JOB_ID], responses={200: s.StatusOut}
@@ -170,7 +172,7 @@ class VerificationViewSet(ApiViewSet):
         message = "Decision recorded"
         if job.awaits_review:  # possible duplicates: this approval is the first of two
             message = "Approval proposed: possible duplicates, so a second person must approve, with a reason"
-        return self.ok(s.ResultsOut(job, context={"request": request}).data, message=message)
+        return self.ok(s.ResultsOut(job_results(job=job), context={"request": request}).data, message=message)
 
     @extend_schema(
         tags=TAG,

@@ -10,7 +10,7 @@ from django.conf import settings
 
 from kyc.choices import VerificationStatus
 from kyc.identity import id_number_key
-from kyc.selectors import users_with_id_number
+from kyc.selectors.users import users_with_id_number
 from verification.choices import DuplicateType, ImageRole
 from verification.models import FaceTemplate, ImageFingerprint, VerificationJob
 

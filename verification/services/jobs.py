@@ -32,7 +32,6 @@ from kyc.choices import DocumentType, VerificationStatus
 from kyc.errors import UserArchived
 from kyc.identity import id_number_key
 from kyc.models import PlatformUser
-from kyc.names import Person, compare
 from kyc.services import (
     IdentityFacts,
     user_document_upload,
@@ -41,6 +40,7 @@ from kyc.services import (
     user_verification_close,
     user_verification_open,
 )
+from names import Person, compare
 from verification import events, metrics, stages
 from verification.choices import FINISHED, Decision, ImageRole, JobStatus, RejectionCode, Stage, StageStatus
 from verification.decision import CardFacts, ProfileFacts, Thresholds, decide, quality_rejection
@@ -58,7 +58,7 @@ from verification.errors import (
     UserDataNotFound,
 )
 from verification.models import FaceTemplate, ImageFingerprint, VerificationJob, VerificationJobEvent
-from verification.selectors import job_image
+from verification.selectors.jobs import job_image
 from verification.services.duplicates import by_face, by_id_number, by_image, signed64, vector_bytes
 
 logger = logging.getLogger("verification")

@@ -20,7 +20,7 @@ from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from backoffice.fsm import transition_table
 from backoffice.models import StateChange
 from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningChannel, ScreeningStatus, ScreeningTrigger
-from kyc.names import MATCHER_VERSION, normalise_country
+from names import MATCHER_VERSION, normalise_country
 
 NAME_MAX = 300
 MAX_ALIASES = 50
@@ -155,7 +155,7 @@ class PEP(models.Model):
 
 
 class PEPNameKey(models.Model):
-    """One blocking key of a PEP's names (``kyc.names.blocking_keys``): a new or renamed user is screened by
+    """One blocking key of a PEP's names (``names.blocking_keys``): a new or renamed user is screened by
     looking PEPs up by key, never by reading the whole list."""
 
     id = models.BigAutoField(primary_key=True)

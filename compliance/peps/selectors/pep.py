@@ -17,9 +17,9 @@ from compliance.peps.models.pep import (
     UserScreening,
     normalise_name,
 )
-from kyc import selectors as kyc_selectors
 from kyc.name_index import stored, worth_searching
-from kyc.names import DEFAULT_THRESHOLD, MATCHER_VERSION, Match, NameFrequencies, Person, compare, lookup_keys
+from kyc.selectors.name_matching import user_count, user_name_frequencies
+from names import DEFAULT_THRESHOLD, MATCHER_VERSION, Match, NameFrequencies, Person, compare, lookup_keys
 
 PEP_NOT_FOUND = "PEP not found"
 MATCH_NOT_FOUND = "PEP match not found"
@@ -106,7 +106,7 @@ class ScreenHit:
 def peps_matching(person: Person, *, frequencies: NameFrequencies, threshold: float) -> tuple[list[ScreenHit], int]:
     """Active PEPs whose names match ``person``, best first, and how many candidates blocking gave.
 
-    The PEP name index is searched with the person's lookup keys (``kyc.names.lookup_keys``); only the PEPs
+    The PEP name index is searched with the person's lookup keys (``names.lookup_keys``); only the PEPs
     found are compared, so the cost follows the few candidates, not the length of the list.
     """
     keys = sorted(stored(lookup_keys(person, frequencies=frequencies)))
@@ -131,7 +131,7 @@ def peps_matching(person: Person, *, frequencies: NameFrequencies, threshold: fl
 def pep_screen(*, name: str, date_of_birth=None, country: str | None = None, aliases=()) -> list[ScreenHit]:
     """The active PEPs a name matches at or above the threshold, best first, each with its explanation."""
     person = Person(name=name, aliases=tuple(aliases or ()), date_of_birth=date_of_birth, country=country)
-    hits, _ = peps_matching(person, frequencies=kyc_selectors.user_name_frequencies(), threshold=match_threshold())
+    hits, _ = peps_matching(person, frequencies=user_name_frequencies(), threshold=match_threshold())
     return hits
 
 
@@ -195,7 +195,7 @@ def screening_coverage() -> Coverage:
     be screened; every screened PEP change has been compared with all users who existed then.
     """
     pending = pending_peps().aggregate(n=Count("pk"), since=Min("updated_at"))
-    users = kyc_selectors.user_count()
+    users = user_count()
     covered = UserScreening.objects.filter(
         first_name=F("user__first_name"), last_name=F("user__last_name"), matcher_version=MATCHER_VERSION
     )

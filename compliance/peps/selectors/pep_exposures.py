@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from compliance.peps.choices import PEPMatchStatus
 from compliance.peps.models.pep import PEPMatch
-from kyc.names import normalise_country
+from names import normalise_country
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from compliance.peps import events
 from compliance.peps.choices import ScreeningChannel
 from compliance.peps.models.pep import NameScreening
 from compliance.peps.selectors.pep import ScreenHit, match_threshold, pep_screen
-from kyc.names import MATCHER_VERSION
+from names import MATCHER_VERSION
 
 
 @dataclass(frozen=True)

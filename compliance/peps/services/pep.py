@@ -20,7 +20,7 @@ from compliance.peps.models.pep import PEP, PEPMatch, PEPNameKey, canonical_cate
 from compliance.peps.selectors.pep import pep_person
 from compliance.peps.services.screening import MatchingSummary, screen_peps
 from kyc.name_index import stored
-from kyc.names import blocking_keys
+from names import blocking_keys
 
 NAME_REQUIRED = "Name is required"
 NAME_TAKEN = "PEP with this name already exists"
@@ -116,7 +116,7 @@ def _taken(name_key: str, *, other_than=None) -> bool:
 
 
 def _index(peps: list[PEP], *, replace: bool = False) -> None:
-    """Write the PEPs' name keys (``kyc.names.blocking_keys`` of the name and aliases)."""
+    """Write the PEPs' name keys (``names.blocking_keys`` of the name and aliases)."""
     if replace:
         PEPNameKey.objects.filter(pep__in=[pep.pk for pep in peps]).delete()
     rows = [

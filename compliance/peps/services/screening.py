@@ -1,11 +1,11 @@
 """PEP screening: comparing PEPs with users, and what a match does.
 
-Two directions, one matcher (``kyc.names``), one set of effects:
+Two directions, one matcher (``names``), one set of effects:
 
 * **PEPs against users** (``screen_peps``): a PEP created, changed, bulk-uploaded or imported is looked up in
-  the users' name index (``kyc.selectors.users_holding_keys``) with its lookup keys, and compared only with the
-  users found there. PEPs go in chunks of ``PEP_SCREENING_CHUNK``, each chunk in its own transaction, so memory stays
-  bounded however long the list.
+  the users' name index (``kyc.selectors.name_matching.users_named``) with its lookup keys, and compared only
+  with the users found there. PEPs go in chunks of ``PEP_SCREENING_CHUNK``, each chunk in its own transaction, so
+  memory stays bounded however long the list.
 * **A user against the PEPs** (``screen_user``): a user who registers or changes name is looked up in the
   PEPs' name index, after the commit of the registration (``screen_user_after_commit``).
 
@@ -38,11 +38,19 @@ from compliance.peps import metrics as peps_metrics
 from compliance.peps.choices import PEPMatchStatus, ScreeningStatus, ScreeningTrigger
 from compliance.peps.models.pep import PEP, PEPMatch, PEPMatchEvent, ScreeningRun, UserScreening
 from compliance.peps.selectors.pep import match_threshold, pending_peps, pep_person, peps_matching
-from kyc import selectors as kyc_selectors
 from kyc.models import PlatformUser
-from kyc.name_index import stored, worth_searching
-from kyc.names import MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, NameFrequencies, Person, compare, lookup_keys
+from kyc.name_index import stored, user_names, worth_searching
+from kyc.selectors.name_matching import (
+    UserPerson,
+    user_count,
+    user_key_sizes,
+    user_name_frequencies,
+    user_name_groups,
+    user_people,
+    users_named,
+)
 from kyc.services import user_risk_refresh_many
+from names import MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, NameFrequencies, Person, compare, lookup_keys
 
 logger = logging.getLogger("compliance.screening")
 
@@ -83,7 +91,7 @@ class MatchingSummary:
 
 @dataclass(frozen=True)
 class _Found:
-    user: kyc_selectors.UserPerson
+    user: UserPerson
     pep: PEP
     match: Match
 
@@ -105,7 +113,7 @@ def _open_run(trigger: str, actor, subject: str, pep_ids: list[str] = ()) -> Scr
         pep_ids=ids,
         chunk_size=settings.PEP_SCREENING_CHUNK,
         chunks_total=-(-len(ids) // settings.PEP_SCREENING_CHUNK),
-        users_scanned=kyc_selectors.user_count() if ids else 0,
+        users_scanned=user_count() if ids else 0,
     )
 
 
@@ -160,7 +168,7 @@ def screening_chunk(*, run_id: int, index: int, actor=_RUN_ACTOR) -> MatchingSum
         ids = run.pep_ids[index * run.chunk_size : (index + 1) * run.chunk_size]
         summary = MatchingSummary(run_id=run.pk, users_scanned=run.users_scanned)
         batch = list(PEP.objects.filter(pk__in=ids, is_active=True))
-        found = _users_matching(batch, kyc_selectors.user_name_frequencies(), run.threshold, summary)
+        found = _users_matching(batch, user_name_frequencies(), run.threshold, summary)
         _apply(found, summary, actor)
         _mark_screened(batch)
         summary.peps_screened = len(batch)
@@ -276,12 +284,12 @@ def _users_matching(
     """
     people = {pep.pk: pep_person(pep) for pep in batch}
     keys = {pk: stored(lookup_keys(person, frequencies=frequencies)) for pk, person in people.items()}
-    sizes = kyc_selectors.user_key_sizes(keys=set().union(*keys.values()) if keys else set())
+    sizes = user_key_sizes(keys=set().union(*keys.values()) if keys else set())
     total = summary.users_scanned
     chosen = {
         pk: worth_searching({k: sizes[k] for k in pep_keys if k in sizes}, total=total) for pk, pep_keys in keys.items()
     }
-    groups = kyc_selectors.user_name_groups(keys=set().union(*chosen.values()) if chosen else set())
+    groups = user_name_groups(keys=set().union(*chosen.values()) if chosen else set())
     promising: dict = {}  # pep pk -> {key: set of names}
     for pep in batch:
         names_only = Person(name=pep.name, aliases=tuple(pep.aliases or ()))
@@ -297,7 +305,7 @@ def _users_matching(
         summary.candidates += sum(bearers.values())
     wanted_keys = {key for by_key in promising.values() for key in by_key}
     wanted_names = {names for by_key in promising.values() for names_set in by_key.values() for names in names_set}
-    named = kyc_selectors.users_named(keys=wanted_keys, names=wanted_names)
+    named = users_named(keys=wanted_keys, names=wanted_names)
     found = []
     for pep in batch:
         seen: set[str] = set()
@@ -314,7 +322,7 @@ def _users_matching(
 
 
 def _name_score(names: tuple, pep_names: Person, frequencies: NameFrequencies, threshold: float) -> float:
-    return compare(kyc_selectors.user_names(*names), pep_names, frequencies=frequencies, threshold=threshold).score
+    return compare(user_names(*names), pep_names, frequencies=frequencies, threshold=threshold).score
 
 
 def _mark_screened(batch: list[PEP]) -> None:
@@ -384,9 +392,9 @@ def screen_user(*, user_id, trigger: str, actor=None) -> MatchingSummary:
     run = _open_run(trigger, actor, f"user {user_id}")
     summary = MatchingSummary(run_id=run.pk, users_scanned=1)
     try:
-        user = kyc_selectors.user_people(user_ids=[user_id]).get(str(user_id))
+        user = user_people(user_ids=[user_id]).get(str(user_id))
         if user is not None:
-            frequencies = kyc_selectors.user_name_frequencies()
+            frequencies = user_name_frequencies()
             hits, summary.candidates = peps_matching(user.person, frequencies=frequencies, threshold=match_threshold())
             with transaction.atomic():
                 _apply([_Found(user, hit.pep, hit.match) for hit in hits], summary, actor)

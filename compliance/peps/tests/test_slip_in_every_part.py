@@ -11,9 +11,9 @@ from compliance.peps.models.pep import PEPMatch, PEPNameKey
 from compliance.peps.selectors.pep import pep_person, pep_screen
 from compliance.peps.services import pep as pep_services
 from kyc.name_index import stored
-from kyc.names import blocking_keys
 from kyc.services import user_name_index
 from kyc.tests.factories import PlatformUserFactory
+from names import blocking_keys
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from xml.etree import ElementTree as ET
 from django.utils import timezone
 
 from compliance.sars.goaml.fit import fit
-from kyc.names.countries import normalise_country
+from names.countries import normalise_country
 
 # Characters XML 1.0 cannot carry at all, escaped or not; free text loses them.
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

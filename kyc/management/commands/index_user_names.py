@@ -8,7 +8,7 @@ changes the keys. Each batch is its own transaction; screening keeps working mea
 
 from django.core.management.base import BaseCommand
 
-from kyc.selectors import user_count
+from kyc.selectors.name_matching import user_count
 from kyc.services import user_name_index_rebuild
 
 

@@ -7,7 +7,7 @@ from backoffice.api.serializers import StrictCharField
 from backoffice.files import signed_file_url
 from backoffice.limits import NOTE_MAX_LENGTH
 from vendors.choices import DocumentKey, KycDecision, ReviewDecision, ReviewReason, VendorKycStatus
-from vendors.selectors import progress_percentage
+from vendors.selectors.progress import progress_percentage
 
 
 def document_url(document, context) -> str | None:

@@ -12,11 +12,14 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
 from backoffice.api.viewsets import SINGLE, ApiViewSet
 from backoffice.uploads import VENDOR_KYC, SizeCapUploadHandler
-from vendors import selectors, services
+from vendors import services
 from vendors.api.serializers import kyc as s
 from vendors.choices import DocumentKey
 from vendors.filtersets import VendorFilterSet
 from vendors.models import today
+from vendors.selectors.documents import document_duplicates, vendor_document_by_key, vendor_documents
+from vendors.selectors.progress import vendor_kyc_progress
+from vendors.selectors.vendors import vendor_get, vendor_list
 
 TAG = ["Vendor KYC"]
 VENDOR_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The vendor's id")
@@ -48,10 +51,10 @@ class VendorViewSet(ApiViewSet):
     }
 
     def get_queryset(self):
-        return selectors.vendor_list()
+        return vendor_list()
 
     def _vendor(self):
-        return selectors.vendor_get(vendor_id=self.kwargs.get("pk"))
+        return vendor_get(vendor_id=self.kwargs.get("pk"))
 
     @extend_schema(
         tags=TAG, summary="List vendors with their KYC progress", responses={200: s.VendorListOut(many=True)}
@@ -83,7 +86,7 @@ class VendorViewSet(ApiViewSet):
         vendor = self._vendor()
         data = self.input(s.KycUploadIn)
         result = services.vendor_document_upload(vendor=vendor, actor=request.user, **data)
-        duplicates = selectors.document_duplicates([result.document]).get(result.document.pk, [])
+        duplicates = document_duplicates([result.document]).get(result.document.pk, [])
         body = {
             "document": result.document,
             "replaced_key": result.replaced_key,
@@ -99,7 +102,7 @@ class VendorViewSet(ApiViewSet):
     @action(detail=True, methods=["get"], url_path="kyc/progress", **SINGLE)
     def progress(self, request, pk=None):
         vendor = services.kyc_status_expire(vendor=self._vendor())
-        progress = selectors.vendor_kyc_progress(vendor=vendor)
+        progress = vendor_kyc_progress(vendor=vendor)
         return self.ok(s.KycProgressOut(progress, context={"request": request}).data)
 
     @extend_schema(
@@ -110,7 +113,7 @@ class VendorViewSet(ApiViewSet):
     )
     @action(detail=True, methods=["get"], url_path="kyc/documents", **SINGLE)
     def documents(self, request, pk=None):
-        documents = selectors.vendor_documents(vendor=self._vendor())
+        documents = vendor_documents(vendor=self._vendor())
         return self.ok(s.KycDocumentOut(documents, many=True, context={"request": request}).data)
 
     @extend_schema(
@@ -123,7 +126,7 @@ class VendorViewSet(ApiViewSet):
     @documents.mapping.delete
     def delete_document(self, request, pk=None):
         vendor = self._vendor()
-        document = selectors.vendor_document_by_key(vendor=vendor, **self.input(s.KycDocumentKeyIn))
+        document = vendor_document_by_key(vendor=vendor, **self.input(s.KycDocumentKeyIn))
         vendor = services.vendor_document_delete(document=document, actor=request.user)
         return self.ok(
             s.KycDocumentDeletedOut({"key": document.key, "vendor": vendor}).data, message="Document deleted"
@@ -140,7 +143,7 @@ class VendorViewSet(ApiViewSet):
     def review_document(self, request, pk=None):
         vendor = self._vendor()
         data = self.input(s.KycDocumentReviewIn)
-        document = selectors.vendor_document_by_key(vendor=vendor, key=data.pop("key"), slot_names=True)
+        document = vendor_document_by_key(vendor=vendor, key=data.pop("key"), slot_names=True)
         document = services.vendor_document_review(document=document, actor=request.user, **data)
         return self.ok(s.KycDocumentReviewedOut(document, context={"on": today()}).data, message="Document reviewed")
 

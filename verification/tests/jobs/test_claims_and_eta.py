@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from backoffice.tests.concurrency import run_in_threads
 from verification.models import VerificationJob
-from verification.selectors import NOMINAL_SECONDS, estimated_time_remaining, stage_durations
+from verification.selectors.timing import NOMINAL_SECONDS, estimated_time_remaining, stage_durations
 from verification.services import job_process
 from verification.services.jobs import _claim
 

@@ -14,7 +14,7 @@ from compliance.aml.filtersets import RuleFilterSet
 from compliance.aml.selectors import rules as selectors
 from compliance.aml.services import governance
 from compliance.aml.services import rules as services
-from kyc.selectors import user_get
+from kyc.selectors.users import user_get
 
 PROPOSED = "Change proposed"
 PROPOSAL_REF = OpenApiParameter("id", str, OpenApiParameter.PATH, description="The proposal's id")

@@ -21,7 +21,7 @@ from vendors.models import Vendor
 
 NAME = re.compile(r"[a-zA-Z0-9 .'\-]+")
 
-# The scripts kyc.names.parse transliterates (Latin with diacritics, the alphabets, the abjads, the
+# The scripts names.parse transliterates (Latin with diacritics, the alphabets, the abjads, the
 # syllabic scripts), as Unicode ranges of their letters.
 SCRIPTS = {
     "Latin with diacritics": (0x00C0, 0x024F),

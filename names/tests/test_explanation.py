@@ -2,7 +2,7 @@
 
 import json
 
-from kyc.names import MATCHER_VERSION, Person, compare
+from names import MATCHER_VERSION, Person, compare
 
 
 def test_the_explanation_has_the_contract_shape_and_is_json():

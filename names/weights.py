@@ -10,8 +10,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from kyc.names.parse import parse_name
-from kyc.names.vocabulary import PARTICLES
+from names.parse import parse_name
+from names.vocabulary import PARTICLES
 
 MIN_WEIGHT = 0.25
 # A part as rare as one in 10,000 people (about 13.3 bits) or rarer carries full weight.

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from anyascii import anyascii
 
-from kyc.names.vocabulary import (
+from names.vocabulary import (
     ABJAD_SCRIPTS,
     DOTTED_TITLES,
     REGNAL_NUMBERS,

@@ -1,7 +1,7 @@
 """Frequency weighting: rare parts identify, common parts barely do."""
 
-from kyc.names import DEFAULT_FREQUENCIES, NameFrequencies, Person, compare
-from kyc.names.weights import INITIAL_WEIGHT, MIN_WEIGHT, PARTICLE_WEIGHT
+from names import DEFAULT_FREQUENCIES, NameFrequencies, Person, compare
+from names.weights import INITIAL_WEIGHT, MIN_WEIGHT, PARTICLE_WEIGHT
 
 USERS = NameFrequencies.from_names(
     ["Sipho Dlamini", "Themba Dlamini", "Nomsa Dlamini", "Zodwa Dlamini", "Bongani Dlamini", "Sipho Nkosi"] * 200

@@ -3,7 +3,7 @@
 import importlib.util
 from pathlib import Path
 
-BENCH_NAMES = Path(__file__).resolve().parents[3] / "bench" / "names"
+BENCH_NAMES = Path(__file__).resolve().parents[2] / "bench" / "names"
 
 
 def _generator():

@@ -25,11 +25,11 @@ share of all users, while the pair and initial keys beside it find the same true
 
 from itertools import combinations
 
-from kyc.names.compare import Person
-from kyc.names.parse import ParsedName, parse_name
-from kyc.names.parts import skeleton
-from kyc.names.vocabulary import ATTACHABLE_PREFIXES, PARTICLES
-from kyc.names.weights import DEFAULT_FREQUENCIES, INITIAL_SHARE, NameFrequencies
+from names.compare import Person
+from names.parse import ParsedName, parse_name
+from names.parts import skeleton
+from names.vocabulary import ATTACHABLE_PREFIXES, PARTICLES
+from names.weights import DEFAULT_FREQUENCIES, INITIAL_SHARE, NameFrequencies
 
 # A key is searched when it is expected to hold at most this share of the people stored (0.2%: 2,000 of a
 # million users, 200 of 100,000 PEPs). Pair keys are always searched: they are the most specific there are.

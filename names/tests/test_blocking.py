@@ -2,8 +2,8 @@
 
 import pytest
 
-from kyc.names import DEFAULT_FREQUENCIES, Person, blocking_keys, lookup_keys
-from kyc.names.blocking import anchors
+from names import DEFAULT_FREQUENCIES, Person, blocking_keys, lookup_keys
+from names.blocking import anchors
 
 
 def shares_a_key(query: str, candidate: str) -> bool:

@@ -17,7 +17,7 @@ twice, is a slip of any letter.
 
 from functools import cache
 
-from kyc.names.vocabulary import FEMININE_ADDED_VOWELS, NAME_ENDING_VOWEL_PAIRS
+from names.vocabulary import FEMININE_ADDED_VOWELS, NAME_ENDING_VOWEL_PAIRS
 
 VOWELS = frozenset("aeiou")
 # A part this short or shorter has real names one edit away: an unexplained edit there is another name.

@@ -17,9 +17,10 @@ from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, 
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.money import money
-from kyc import selectors, services
+from kyc import services
 from kyc.choices import CreditStatus
 from kyc.models import CreditRequest, CreditRequestEvent
+from kyc.selectors.credits import credit_request_get
 
 STATUS_COLOURS = {
     CreditStatus.PENDING: "warning",
@@ -186,12 +187,12 @@ class CreditRequestAdmin(ModelAdmin):
 
     @action(description="Approve and credit", url_path="approve", permissions=["decide"], icon="check_circle")
     def approve_one(self, request, object_id):
-        credit = selectors.credit_request_get(request_id=object_id)
+        credit = credit_request_get(request_id=object_id)
         return self._decision_page(request, credit, approve=True)
 
     @action(description="Reject", url_path="reject", permissions=["decide"], icon="block")
     def reject_one(self, request, object_id):
-        credit = selectors.credit_request_get(request_id=object_id)
+        credit = credit_request_get(request_id=object_id)
         return self._decision_page(request, credit, approve=False)
 
     def _decision_page(self, request, credit, *, approve: bool):

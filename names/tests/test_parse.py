@@ -2,7 +2,7 @@
 
 import pytest
 
-from kyc.names import parse_name
+from names import parse_name
 
 
 @pytest.mark.parametrize(

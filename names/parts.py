@@ -14,8 +14,8 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from kyc.names.slips import ending_makes_another_name, unexplained_edit
-from kyc.names.vocabulary import ABJAD_PREFIXES, ATTACHABLE_PREFIXES, GENDERED_ENDINGS
+from names.slips import ending_makes_another_name, unexplained_edit
+from names.vocabulary import ABJAD_PREFIXES, ATTACHABLE_PREFIXES, GENDERED_ENDINGS
 
 VOWELS = frozenset("aeiou")
 

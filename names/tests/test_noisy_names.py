@@ -2,7 +2,7 @@
 
 import pytest
 
-from kyc.names import DEFAULT_THRESHOLD, Person, compare
+from names import DEFAULT_THRESHOLD, Person, compare
 
 
 def both_ways(query: str, candidate: str) -> list:

@@ -1,16 +1,12 @@
-"""Reads of verification jobs: one job for a principal, the job list, stage durations and the time left."""
+"""How long a job's stages take: measured durations (nominal until measured) and the time a job has left."""
 
 import datetime as dt
 import statistics
-import uuid
 
 from django.core.cache import cache
-from django.db.models import QuerySet
 from django.utils import timezone
 
-from backoffice.models import Staff
 from verification.choices import WORK_STAGES, JobStatus, Stage, StageStatus
-from verification.errors import JobNotFound
 from verification.models import VerificationJob
 
 # Until a stage has been measured on this installation, the interface's nominal durations stand in for it
@@ -20,28 +16,6 @@ NOMINAL_SECONDS = {Stage.OCR_PROCESSING: 180.0, Stage.FACE_VERIFICATION: 120.0, 
 DURATION_SAMPLE = 200
 DURATION_CACHE_KEY = "verification:stage-durations"
 DURATION_CACHE_SECONDS = 60
-
-
-def jobs() -> QuerySet[VerificationJob]:
-    return VerificationJob.objects.select_related(
-        "user", "id_front", "id_back", "selfie", "decided_by", "approval_proposed_by"
-    )
-
-
-def job_get(*, job_id, principal=None) -> VerificationJob:
-    """The job with this id; 404 "Job not found" for an unknown or malformed id, and for a user's request
-    about someone else's job (a user sees only their own)."""
-    try:
-        pk = uuid.UUID(str(job_id))
-    except (TypeError, ValueError, AttributeError):
-        raise JobNotFound() from None
-    queryset = jobs().filter(pk=pk)
-    if principal is not None and not isinstance(principal, Staff):
-        queryset = queryset.filter(user_id=principal.pk)
-    job = queryset.first()
-    if job is None:
-        raise JobNotFound()
-    return job
 
 
 def stage_durations(*, fresh: bool = False) -> dict[str, float]:
@@ -90,14 +64,3 @@ def estimated_time_remaining(job: VerificationJob, *, now: dt.datetime | None = 
         else:
             left += expected
     return round(left, 1)
-
-
-def job_image(document) -> bytes | None:
-    """The bytes of one of the job's images, or None when the document or its file is gone."""
-    if document is None or not document.file.name:
-        return None
-    try:
-        with document.file.storage.open(document.file.name, "rb") as handle:
-            return handle.read()
-    except (FileNotFoundError, OSError):
-        return None

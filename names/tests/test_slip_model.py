@@ -1,10 +1,10 @@
-"""The slip model (kyc/names/slips.py): which single edits are slips and which build another name, by class of
+"""The slip model (names/slips.py): which single edits are slips and which build another name, by class of
 edit, at any length. Names here are invented or generic: each case stands for a class, not for a pair of a set."""
 
 import pytest
 
-from kyc.names import DEFAULT_THRESHOLD, Person, compare
-from kyc.names.slips import ending_makes_another_name, unexplained_edit
+from names import DEFAULT_THRESHOLD, Person, compare
+from names.slips import ending_makes_another_name, unexplained_edit
 
 
 def matches(query: str, candidate: str) -> bool:

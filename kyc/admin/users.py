@@ -1,4 +1,4 @@
-"""Admin pages of KYC users and their ledger. Every write calls kyc.services, so it lands in the audit log."""
+"""Admin pages of KYC users. Every write calls kyc.services, so it lands in the audit log."""
 
 import re
 import uuid
@@ -16,17 +16,18 @@ from unfold.decorators import action, display
 from backoffice.admin_base import (
     DefaultChoiceFilter,
     EstimatedCountPaginator,
-    ReadOnlyAdminMixin,
     ServiceErrorsAdminMixin,
 )
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.money import money
-from kyc import panels, selectors, services
+from kyc import panels, services
 from kyc.choices import CreditStatus, RiskRating, VerificationStatus
 from kyc.errors import IdempotencyKeyReused
 from kyc.filtersets import search_users
-from kyc.models import PlatformUser, Transaction
+from kyc.models import PlatformUser
+from kyc.selectors.history import user_statistics, user_timeline
+from kyc.selectors.users import user_documents, user_get, user_stats, user_transactions
 
 VERIFICATION_COLOURS = {
     VerificationStatus.VERIFIED: "success",
@@ -227,13 +228,13 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     @display(description="Documents")
     def documents_gallery(self, obj):
-        documents = list(selectors.user_documents(user=obj))
+        documents = list(user_documents(user=obj))
         return render_to_string("kyc/admin/documents.html", {"documents": documents})
 
     @display(description="Ledger")
     def ledger(self, obj):
         rows = list(
-            selectors.user_transactions(user=obj)
+            user_transactions(user=obj)
             .select_related("counterparty_user", "counterparty_vendor")
             .order_by("-created_at", "-pk")[:LEDGER_ROWS_SHOWN]
         )
@@ -244,8 +245,8 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     def timeline(self, obj):
         # the risk score's reasons name alerts, SARs and PEP matches: only for those who investigate (tipping-off)
         investigates = getattr(obj, "_viewer_investigates", False)
-        events = selectors.user_timeline(user=obj, limit=TIMELINE_EVENTS_SHOWN, risk_reasons=investigates)
-        statistics = selectors.user_statistics(user=obj)
+        events = user_timeline(user=obj, limit=TIMELINE_EVENTS_SHOWN, risk_reasons=investigates)
+        statistics = user_statistics(user=obj)
         return render_to_string("kyc/admin/timeline.html", {"events": events, "statistics": statistics})
 
     def save_model(self, request, obj, form, change):
@@ -272,7 +273,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         self.message_user(request, f"{queryset.count()} user(s) restored.", messages.SUCCESS)
 
     def _user_or_404(self, object_id):
-        return selectors.user_get(user_id=object_id)
+        return user_get(user_id=object_id)
 
     def _back(self, user):
         return redirect(reverse("admin:kyc_platformuser_change", args=[user.pk]))
@@ -373,93 +374,23 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         return self._confirm(request, user, verb="restored", service=services.user_unarchive)
 
 
-@admin.register(Transaction)
-class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
-    """The ledger, read-only: rows are written by kyc.services.transaction_record only."""
-
-    list_display = (
-        "created_at",
-        "reference",
-        "user",
-        "type",
-        "amount_money",
-        "status",
-        "decision",
-        "channel",
-        "balance_after_money",
-        "actor",
-    )
-    list_filter = ("type", "status", "decision", "channel")
-    search_fields = ("reference", "external_id")
-    list_select_related = ("user", "actor")
-    show_full_result_count = False
-    paginator = EstimatedCountPaginator
-    list_per_page = 50
-    readonly_fields = (
-        "reference",
-        "user",
-        "type",
-        "amount_money",
-        "status",
-        "channel",
-        "reason",
-        "description",
-        "actor",
-        "counterparty_user",
-        "counterparty_vendor",
-        "country",
-        "region",
-        "balance_after_money",
-        "created_at",
-        "external_id",
-        "counterparty_name",
-        "decision",
-        "hits_text",
-        "decision_balance",
-        "took_ms",
-        "screening_failed",
-        "reviewed_by",
-        "reviewed_at",
-        "review_note",
-    )
-    fields = readonly_fields
-
-    @admin.display(description="Rule hits at record time")
-    def hits_text(self, obj):
-        if not obj.hits:
-            return "—"
-        return "; ".join(f"{h['rule_id']} v{h['rule_version']} ({h['severity']}): {h['action']}" for h in obj.hits)
-
-    @display(description="Amount", ordering="amount")
-    def amount_money(self, obj):
-        return money(obj.amount, obj.currency)
-
-    @display(description="Balance after", ordering="balance_after")
-    def balance_after_money(self, obj):
-        return money(obj.balance_after, obj.currency)
-
-
 @register_card
 def _user_cards(request):
     if not request.user.has_perm("kyc.view_platformuser"):
         return []
-    stats = selectors.user_stats()
+    stats = user_stats()
     changelist = reverse("admin:kyc_platformuser_changelist")
     return [
         {
             "title": "KYC users",
-            "value": stats["totalUsers"],
-            "hint": f"{stats['newUsersThisWeek']} new this week",
+            "value": stats.total_users,
+            "hint": f"{stats.new_users_this_week} new this week",
             "link": changelist,
         },
         {
             "title": "Pending verification",
-            "value": stats["pendingVerification"],
+            "value": stats.pending_verification,
             "hint": "Users awaiting KYC",
             "link": f"{changelist}?verification_status__exact=PENDING",
         },
     ]
-
-
-# the maker-checker pages live beside this module; importing them registers them with the admin site
-from kyc import admin_credits  # noqa: E402, F401

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from kyc.names.countries import normalise_country
-from kyc.names.dates import DOB_AGREES, BirthDate, birth_date_effect, parse_birth_date
-from kyc.names.parse import ParsedName, parse_name
-from kyc.names.parts import (
+from names.countries import normalise_country
+from names.dates import DOB_AGREES, BirthDate, birth_date_effect, parse_birth_date
+from names.parse import ParsedName, parse_name
+from names.parts import (
     NO_MATCH,
     ONE_SLIP_NOTE,
     PartSimilarity,
@@ -29,8 +29,8 @@ from kyc.names.parts import (
     part_similarity,
     slip_or_another_name,
 )
-from kyc.names.vocabulary import PARTICLES
-from kyc.names.weights import DEFAULT_FREQUENCIES, NameFrequencies
+from names.vocabulary import PARTICLES
+from names.weights import DEFAULT_FREQUENCIES, NameFrequencies
 
 MATCHER_VERSION = "1.2.0"
 

@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 
-from kyc.names import DEFAULT_THRESHOLD, BirthDate, Person, compare, normalise_country, parse_birth_date
+from names import DEFAULT_THRESHOLD, BirthDate, Person, compare, normalise_country, parse_birth_date
 
 
 def scored(query_dob=None, candidate_dob=None, query_country=None, candidate_country=None, names=None):
@@ -92,7 +92,7 @@ def test_impossible_dates_of_birth_are_refused(value):
     "names", [("Sipho Dlamini", "Sipho Dlamini"), ("S. Dlamini", "Sipho Dlamini"), ("Mswati", "Mswati III")]
 )
 def test_date_of_birth_and_country_never_add_more_than_the_declared_gain(query_dob, query_country, names):
-    from kyc.names import MAX_ADJUSTMENT_GAIN
+    from names import MAX_ADJUSTMENT_GAIN
 
     name_only = scored(names=names).score
     adjusted = scored(query_dob, "1980-02-01", query_country, "SZ", names=names).score

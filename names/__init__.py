@@ -4,17 +4,17 @@ PEP screening (create, bulk, import, screen, user registration and name change) 
 name against the profile) call the same functions, so a name matches the same way everywhere. See
 docs/peps.md, "The name matcher", for the rules, the measurements and the choice of libraries.
 
-    from kyc.names import Person, compare, blocking_keys
+    from names import Person, compare, blocking_keys
     match = compare(Person("Sipho Dlamini", date_of_birth="1980-02-01"), Person("DLAMINI, Sipho B."))
     match.score, match.is_match, match.explanation
 """
 
-from kyc.names.blocking import DEFAULT_MAX_SHARE, blocking_keys, lookup_keys
-from kyc.names.compare import DEFAULT_THRESHOLD, MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, Person, compare
-from kyc.names.countries import normalise_country
-from kyc.names.dates import BirthDate, parse_birth_date
-from kyc.names.parse import Ignored, ParsedName, parse_name
-from kyc.names.weights import DEFAULT_FREQUENCIES, NameFrequencies
+from names.blocking import DEFAULT_MAX_SHARE, blocking_keys, lookup_keys
+from names.compare import DEFAULT_THRESHOLD, MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, Person, compare
+from names.countries import normalise_country
+from names.dates import BirthDate, parse_birth_date
+from names.parse import Ignored, ParsedName, parse_name
+from names.weights import DEFAULT_FREQUENCIES, NameFrequencies
 
 __all__ = [
     "DEFAULT_FREQUENCIES",

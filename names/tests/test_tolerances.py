@@ -2,7 +2,7 @@
 
 import pytest
 
-from kyc.names import DEFAULT_THRESHOLD, Person, compare
+from names import DEFAULT_THRESHOLD, Person, compare
 
 
 def score(query: str, candidate: str) -> float:
