@@ -18,6 +18,7 @@ from backoffice.admin_base import (
     EstimatedCountPaginator,
     ReadOnlyAdminMixin,
     ServiceErrorsAdminMixin,
+    StateHistoryInline,
 )
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
@@ -26,7 +27,7 @@ from kyc import panels, selectors, services
 from kyc.choices import CreditStatus, RiskRating, VerificationStatus
 from kyc.errors import IdempotencyKeyReused
 from kyc.filtersets import search_users
-from kyc.models import PlatformUser, Transaction
+from kyc.models import PlatformUser, Transaction, TransactionEvent
 
 VERIFICATION_COLOURS = {
     VerificationStatus.VERIFIED: "success",
@@ -373,10 +374,17 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         return self._confirm(request, user, verb="restored", service=services.user_unarchive)
 
 
+class TransactionEventInline(StateHistoryInline):
+    model = TransactionEvent
+    verbose_name = "decision"
+    verbose_name_plural = "History (the decision on a held row)"
+
+
 @admin.register(Transaction)
 class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
     """The ledger, read-only: rows are written by kyc.services.transaction_record only."""
 
+    inlines = (TransactionEventInline,)
     list_display = (
         "created_at",
         "reference",
