@@ -39,3 +39,19 @@ def snake_keys(value):
 def camel_keys(value):
     """``value`` with every dict key, at any depth, in camelCase (the API's spelling)."""
     return _convert(value, camel)
+
+
+def camel_key_paths(value, path: str = "") -> set[str]:
+    """Where ``value`` holds a dict key with a capital letter, at any depth: "explanation.matcherVersion",
+    "hits[].ruleId" (list items as ``[]``). Empty when every key is snake_case."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and _UPPER.search(key):
+                found.add(here)
+            found |= camel_key_paths(item, here)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found |= camel_key_paths(item, f"{path}[]")
+    return found

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from backoffice.api.strictjson import JsonNumber
 from backoffice.jsondepth import JsonDepthValidator
+from backoffice.jsonkeys import camel, camel_keys
 from backoffice.roles import CAPABILITIES
 
 
@@ -104,6 +105,26 @@ class BoundedJSONField(serializers.JSONField):
     """Any JSON value to be stored, nested at most ``MAX_STORED_JSON_DEPTH`` levels (``backoffice.jsondepth``)."""
 
     default_validators = [JsonDepthValidator()]
+
+
+class CamelKeysJSONField(serializers.JSONField):
+    """Stored JSON (snake_case keys, as Vikela stores it) answered with the interface's camelCase keys, at any depth.
+
+    For values whose keys are all Vikela's own (alert details, a name match's explanation); values are never
+    touched. ``depth=1`` maps only the top level: a document that embeds a client's own JSON (a rule version's
+    conditions) leaves that as the client wrote it.
+    """
+
+    def __init__(self, *args, depth: int | None = None, **kwargs):
+        self.depth = depth
+        super().__init__(*args, **kwargs)
+
+    def to_representation(self, value):
+        if self.depth == 1 and isinstance(value, dict):
+            value = {camel(k) if isinstance(k, str) else k: v for k, v in value.items()}
+        else:
+            value = camel_keys(value)
+        return super().to_representation(value)
 
 
 class BoundedJSONObjectField(serializers.DictField):
