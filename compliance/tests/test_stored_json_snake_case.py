@@ -9,7 +9,7 @@ from django.apps import apps as django_apps
 from backoffice.jsonkeys import camel_key_paths
 from compliance.aml.models.rules import AMLRuleVersion
 from compliance.peps.models.pep import PEPMatch
-from compliance.peps.tests.conftest import BASE, make_user, pep_body
+from compliance.peps.tests.helpers import BASE, make_user, pep_body
 
 pytestmark = pytest.mark.django_db
 MIGRATION = importlib.import_module("compliance.migrations.0020_rule_snapshots_and_match_explanations_snake_case")

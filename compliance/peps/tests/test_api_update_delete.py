@@ -7,7 +7,7 @@ import pytest
 from backoffice.models import AuditLog
 from compliance.aml.models.alerts import Alert
 from compliance.peps.models.pep import PEP, PEPMatch
-from compliance.peps.tests.conftest import BASE, make_user, pep_body
+from compliance.peps.tests.helpers import BASE, make_user, pep_body
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from compliance.aml.choices import AlertType, RuleType
 from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.identity import duplicate_identity_alert
-from compliance.aml.tests.engine.conftest import NOON, make_rule, tx
+from compliance.aml.tests.engine.helpers import NOON, make_rule, tx
 from compliance.aml.tests.factories import AlertFactory
 from kyc.tests.factories import PlatformUserFactory
 

@@ -12,7 +12,7 @@ from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.held import held_escalate
-from compliance.aml.tests.transactions.conftest import make_rule
+from compliance.aml.tests.transactions.helpers import make_rule
 from compliance.casework.models import CaseComment
 from kyc.models import PlatformUser, Transaction, TransactionEvent
 from kyc.services import transaction_record

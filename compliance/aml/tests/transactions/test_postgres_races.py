@@ -7,7 +7,7 @@ import pytest
 from backoffice.tests.concurrency import run_in_threads
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.models.alerts import Alert
-from compliance.aml.tests.transactions.conftest import make_rule
+from compliance.aml.tests.transactions.helpers import make_rule
 from kyc.models import PlatformUser, Transaction, TransactionEvent
 from kyc.services.ledger import held_transaction_release, transaction_intake
 from kyc.tests.factories import PlatformUserFactory

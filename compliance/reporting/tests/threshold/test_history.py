@@ -12,7 +12,7 @@ from compliance.reporting.services.threshold import (
     threshold_batch_submit,
     threshold_report_answer,
 )
-from compliance.reporting.tests.threshold.conftest import MORNING, cash
+from compliance.reporting.tests.threshold.helpers import MORNING, cash
 
 pytestmark = pytest.mark.django_db
 
