@@ -55,3 +55,22 @@ def camel_key_paths(value, path: str = "") -> set[str]:
         for item in value:
             found |= camel_key_paths(item, f"{path}[]")
     return found
+
+
+def _jsonb_key(key) -> tuple[int, bytes]:
+    data = str(key).encode("utf-8")
+    return (len(data), data)
+
+
+def jsonb_ordered(value, depth: int | None = None):
+    """``value`` with its objects' keys in the order PostgreSQL's jsonb keeps them (shorter first, then by their
+    bytes), to ``depth`` levels (None: all)."""
+    if isinstance(value, dict):
+        inner = None if depth is None else depth - 1
+        return {
+            k: (jsonb_ordered(value[k], inner) if inner is None or inner > 0 else value[k])
+            for k in sorted(value, key=_jsonb_key)
+        }
+    if isinstance(value, list | tuple) and (depth is None or depth > 0):
+        return [jsonb_ordered(v, depth) for v in value]
+    return value

@@ -6,6 +6,7 @@ turn each into snake_case, and the API must answer each byte for byte as it did.
 """
 
 import importlib
+import json
 
 import pytest
 from django.apps import apps as django_apps
@@ -178,3 +179,15 @@ def test_a_duplicate_identity_alert_stores_snake_case_and_answers_the_old_keys(o
         "jobId": "j-1",
         "detail": "Same face",
     }
+
+
+@pytest.mark.django_db
+def test_the_api_answers_each_old_detail_in_the_order_the_old_row_gave_it(officer):
+    # PostgreSQL's jsonb orders keys by length: snake_case keys come back in another order than the camelCase
+    # ones did, and the answer must still be the same bytes
+    client, _ = officer
+    alerts = [AlertFactory(alert_type=alert_type, details=snake_keys(old)) for alert_type, old in OLD]
+    answered = {a.pk: client.get(f"{URL}/{a.pk}").json()["data"]["details"] for a in alerts}
+    MIGRATION.to_camel(django_apps, None)  # the rows as the old code kept them, read as it answered them
+    for alert in alerts:
+        assert json.dumps(answered[alert.pk]) == json.dumps(Alert.objects.get(pk=alert.pk).details)

@@ -210,7 +210,7 @@ class PEPDetailOut(PEPOut):
 class ScreenHitOut(serializers.Serializer):
     pep = PEPOut()
     score = serializers.SerializerMethodField()
-    explanation = CamelKeysJSONField(source="match.explanation")
+    explanation = CamelKeysJSONField(source="match.explanation", stored=False)  # computed, never stored
 
     def get_score(self, hit) -> float:
         return round(hit.match.score, 4)
