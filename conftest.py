@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 
 from backoffice import tokens
 from backoffice.choices import StaffRole
+from backoffice.tests.clients import bearer_client
 from backoffice.tests.factories import StaffFactory
 
 pytest_plugins = [
@@ -51,13 +52,6 @@ def media(settings, tmp_path):
 @pytest.fixture
 def api():
     return APIClient()
-
-
-def bearer_client(kind: str, principal_id) -> APIClient:
-    pair = tokens.issue_pair(kind=kind, principal_id=principal_id)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {pair.access}")
-    return client
 
 
 @pytest.fixture

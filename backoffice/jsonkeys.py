@@ -39,3 +39,38 @@ def snake_keys(value):
 def camel_keys(value):
     """``value`` with every dict key, at any depth, in camelCase (the API's spelling)."""
     return _convert(value, camel)
+
+
+def camel_key_paths(value, path: str = "") -> set[str]:
+    """Where ``value`` holds a dict key with a capital letter, at any depth: "explanation.matcherVersion",
+    "hits[].ruleId" (list items as ``[]``). Empty when every key is snake_case."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and _UPPER.search(key):
+                found.add(here)
+            found |= camel_key_paths(item, here)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found |= camel_key_paths(item, f"{path}[]")
+    return found
+
+
+def _jsonb_key(key) -> tuple[int, bytes]:
+    data = str(key).encode("utf-8")
+    return (len(data), data)
+
+
+def jsonb_ordered(value, depth: int | None = None):
+    """``value`` with its objects' keys in the order PostgreSQL's jsonb keeps them (shorter first, then by their
+    bytes), to ``depth`` levels (None: all)."""
+    if isinstance(value, dict):
+        inner = None if depth is None else depth - 1
+        return {
+            k: (jsonb_ordered(value[k], inner) if inner is None or inner > 0 else value[k])
+            for k in sorted(value, key=_jsonb_key)
+        }
+    if isinstance(value, list | tuple) and (depth is None or depth > 0):
+        return [jsonb_ordered(v, depth) for v in value]
+    return value

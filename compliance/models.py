@@ -16,7 +16,13 @@ from compliance.aml.models import (
 )
 from compliance.casework.models import CaseAttachment, CaseComment
 from compliance.peps.models import PEP, PEPMatch, PEPMatchEvent, PEPNameKey, ScreeningRun, UserScreening
-from compliance.reporting.models import ThresholdReport, ThresholdReportBatch, ThresholdReportFiling
+from compliance.reporting.models import (
+    ThresholdReport,
+    ThresholdReportBatch,
+    ThresholdReportBatchEvent,
+    ThresholdReportEvent,
+    ThresholdReportFiling,
+)
 from compliance.sars.models import SAR, SARDraftEdit, SARFiledExport, SARNarrativeVersion, SARTransition
 
 __all__ = [
@@ -43,6 +49,8 @@ __all__ = [
     "ScreeningRun",
     "ThresholdReport",
     "ThresholdReportBatch",
+    "ThresholdReportBatchEvent",
+    "ThresholdReportEvent",
     "ThresholdReportFiling",
     "UserScreening",
 ]

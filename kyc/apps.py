@@ -12,7 +12,9 @@ class KycConfig(AppConfig):
         from kyc.services.auth import PRINCIPAL
 
         principals.register(PRINCIPAL)
-        roles.grant_admin_permissions("users.read", {"kyc.view_platformuser", "kyc.view_transaction"})
+        roles.grant_admin_permissions(
+            "users.read", {"kyc.view_platformuser", "kyc.view_transaction", "kyc.view_transactionevent"}
+        )
         roles.grant_admin_permissions("users.update", {"kyc.change_platformuser"})
         roles.grant_admin_permissions("users.credit", {"kyc.view_creditrequest", "kyc.view_creditrequestevent"})
         demo.register_seeder(self.label, kyc_demo.seed)

@@ -426,7 +426,7 @@ def compare(
     if best.candidate.original != candidate.name:
         all_adjustments.append(_note("alias", 0.0, f"candidate compared through its alias '{best.candidate.original}'"))
     explanation = {
-        "matcherVersion": MATCHER_VERSION,
+        "matcher_version": MATCHER_VERSION,
         "parts": best.parts,
         "adjustments": all_adjustments,
         "summary": _summary(score, threshold, best, adjustments),

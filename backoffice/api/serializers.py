@@ -4,11 +4,13 @@ import re
 from collections.abc import Mapping
 from decimal import Decimal
 
+from django.db import connection
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from backoffice.api.strictjson import JsonNumber
 from backoffice.jsondepth import JsonDepthValidator
+from backoffice.jsonkeys import camel, camel_keys, jsonb_ordered
 from backoffice.roles import CAPABILITIES
 
 
@@ -104,6 +106,34 @@ class BoundedJSONField(serializers.JSONField):
     """Any JSON value to be stored, nested at most ``MAX_STORED_JSON_DEPTH`` levels (``backoffice.jsondepth``)."""
 
     default_validators = [JsonDepthValidator()]
+
+
+class CamelKeysJSONField(serializers.JSONField):
+    """Stored JSON (snake_case keys, as Vikela stores it) answered with the interface's camelCase keys, at any depth.
+
+    For values whose keys are all Vikela's own (alert details, a name match's explanation); values are never
+    touched. ``depth=1`` maps only the top level: a document that embeds a client's own JSON (a rule version's
+    conditions) leaves that as the client wrote it.
+
+    Byte for byte: PostgreSQL's jsonb keeps an object's keys in its own order (shorter keys first), so the
+    camelCase keys the column held before came out in an order the snake_case ones no longer give. A value
+    read from the database (``stored``, the default) is answered in the order jsonb gives the camelCase keys;
+    SQLite keeps the written order, which the mapping keeps. ``stored=False``: a value computed in memory.
+    """
+
+    def __init__(self, *args, depth: int | None = None, stored: bool = True, **kwargs):
+        self.depth = depth
+        self.stored = stored
+        super().__init__(*args, **kwargs)
+
+    def to_representation(self, value):
+        if self.depth == 1 and isinstance(value, dict):
+            value = {camel(k) if isinstance(k, str) else k: v for k, v in value.items()}
+        else:
+            value = camel_keys(value)
+        if self.stored and connection.vendor == "postgresql":
+            value = jsonb_ordered(value, depth=self.depth)
+        return super().to_representation(value)
 
 
 class BoundedJSONObjectField(serializers.DictField):

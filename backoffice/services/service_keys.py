@@ -9,9 +9,9 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice import events
 from backoffice.errors import Conflict, NotFound, ValidationFailed
 from backoffice.models import SERVICE_KEY_SCOPES, ServiceKey
-from backoffice.services.audit import audit_record
 
 KEY_PREFIX = "vk"
 # last_used_at is a hint for operators, not a log: one write per key per minute at most
@@ -55,13 +55,7 @@ def service_key_create(*, name: str, actor=None, scopes: list[str] | None = None
     row = ServiceKey.objects.create(
         name=name, prefix=prefix, key_hash=key_hash(key), scopes=scopes, created_by=actor if actor else None
     )
-    audit_record(
-        actor=actor,
-        action="service_key.create",
-        object_type="service_key",
-        object_id=row.pk,
-        changes={"name": name, "prefix": prefix, "scopes": scopes},
-    )
+    events.service_key_created(actor=actor, service_key=row)
     return NewServiceKey(service_key=row, key=key)
 
 
@@ -76,13 +70,7 @@ def service_key_rotate(*, service_key: ServiceKey, actor=None) -> NewServiceKey:
     old_prefix = row.prefix
     row.prefix, row.key_hash, row.last_used_at = prefix, key_hash(key), None
     row.save(update_fields=["prefix", "key_hash", "last_used_at"])
-    audit_record(
-        actor=actor,
-        action="service_key.rotate",
-        object_type="service_key",
-        object_id=row.pk,
-        changes={"name": row.name, "prefix": {"from": old_prefix, "to": prefix}},
-    )
+    events.service_key_rotated(actor=actor, service_key=row, old_prefix=old_prefix)
     return NewServiceKey(service_key=row, key=key)
 
 
@@ -97,13 +85,7 @@ def service_key_revoke(*, service_key: ServiceKey | None = None, name: str | Non
         raise Conflict("This service key is already revoked")
     row.revoked_at = timezone.now()
     row.save(update_fields=["revoked_at"])
-    audit_record(
-        actor=actor,
-        action="service_key.revoke",
-        object_type="service_key",
-        object_id=row.pk,
-        changes={"name": row.name, "prefix": row.prefix},
-    )
+    events.service_key_revoked(actor=actor, service_key=row)
     return row
 
 

@@ -1,16 +1,10 @@
 """Settings from the environment are parsed strictly: a bad value stops start-up."""
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from backoffice import env
-
-ROOT = Path(__file__).resolve().parents[2]
+from backoffice.tests.envcheck import manage_check
 
 
 @pytest.mark.parametrize("raw,expected", [("true", True), ("1", True), ("FALSE", False), ("0", False), ("", True)])
@@ -46,29 +40,21 @@ def test_env_float_reads_numbers(monkeypatch, raw, expected):
     assert env.env_float("X_NUM", None, minimum=0.0, maximum=1.0) == expected
 
 
-def _start(**overrides):
-    environ = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "ENVIRONMENT", "DEBUG")}
-    environ.update(overrides)
-    return subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120
-    )
-
-
 def test_production_refuses_the_default_secret():
-    result = _start(ENVIRONMENT="production")
+    result = manage_check(ENVIRONMENT="production")
     assert result.returncode != 0 and "SECRET_KEY" in result.stderr
 
 
 def test_a_bad_rate_limit_stops_start_up():
-    result = _start(ENVIRONMENT="development", RATE_LIMIT_AUTH="lots")
+    result = manage_check(ENVIRONMENT="development", RATE_LIMIT_AUTH="lots")
     assert result.returncode != 0 and "RATE_LIMIT_AUTH" in result.stderr
 
 
 def test_a_bad_database_url_stops_start_up():
-    result = _start(ENVIRONMENT="development", DATABASE_URL="mysql://nope")
+    result = manage_check(ENVIRONMENT="development", DATABASE_URL="mysql://nope")
     assert result.returncode != 0 and "DATABASE_URL" in result.stderr
 
 
 def test_a_pep_match_threshold_outside_0_to_1_stops_start_up():
-    result = _start(ENVIRONMENT="development", PEP_MATCH_THRESHOLD="80")
+    result = manage_check(ENVIRONMENT="development", PEP_MATCH_THRESHOLD="80")
     assert result.returncode != 0 and "PEP_MATCH_THRESHOLD" in result.stderr

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from backoffice import env
-from backoffice.tests.test_env import _start
+from backoffice.tests.envcheck import manage_check
 
 
 @pytest.mark.parametrize("raw,expected", [("5000", Decimal("5000")), ("2500.50", Decimal("2500.50")), ("", None)])
@@ -33,5 +33,5 @@ def test_env_decimal_refuses_anything_else(monkeypatch, raw):
     ],
 )
 def test_a_bad_case_work_setting_stops_start_up(variable, value):
-    result = _start(ENVIRONMENT="development", **{variable: value})
+    result = manage_check(ENVIRONMENT="development", **{variable: value})
     assert result.returncode != 0 and variable in result.stderr

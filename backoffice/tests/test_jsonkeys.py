@@ -2,7 +2,7 @@
 
 import pytest
 
-from backoffice.jsonkeys import camel, camel_keys, snake, snake_keys
+from backoffice.jsonkeys import camel, camel_keys, jsonb_ordered, snake, snake_keys
 
 
 @pytest.mark.parametrize(
@@ -33,3 +33,10 @@ def test_nested_dicts_and_lists_change_keys_but_never_values():
     }
     assert snake_keys(answered) == stored
     assert snake_keys(None) is None and camel_keys([1, "aB"]) == [1, "aB"]
+
+
+def test_jsonb_order_is_shorter_keys_first_then_by_bytes_to_the_depth_asked():
+    value = {"ruleId": 1, "name": {"zz": 1, "a": 2}, "isActive": True, "b": [{"cc": 1, "d": 2}]}
+    assert list(jsonb_ordered(value)) == ["b", "name", "ruleId", "isActive"]
+    assert list(jsonb_ordered(value)["name"]) == ["a", "zz"] and list(jsonb_ordered(value)["b"][0]) == ["d", "cc"]
+    assert list(jsonb_ordered(value, depth=1)["name"]) == ["zz", "a"]

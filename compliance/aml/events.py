@@ -6,10 +6,9 @@ The action strings are stored in the audit log: written here once, never renamed
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
 from backoffice.models import AuditLog, Staff
-from backoffice.services import Actor, Move, audit_record
+from backoffice.services import Actor, Diff, Move, audit_record
 from compliance.aml.models.alerts import CLOSED_STATES, Alert
 from compliance.aml.models.governance import RuleProposal, RuleSnooze
 from compliance.aml.models.rules import AMLRule
@@ -116,11 +115,11 @@ def rule_changed(
     action: Action,
     actor: Actor,
     rule: AMLRule,
-    fields: dict[str, list[Any]],
+    fields: Diff,
     reason: str,
     proposed_by: Actor = None,
 ) -> AuditLog:
-    """A change became the rule's next version (``action``: one of ``RULE_CHANGES``); ``fields``: name: [old, new].
+    """A change became the rule's next version (``action``: one of ``RULE_CHANGES``); ``fields``: the toolkit's diff.
 
     ``actor`` is who applied it: the approver of a proposal, whose author is ``proposed_by``.
     """
@@ -141,7 +140,7 @@ def rule_changed(
     )
 
 
-def rule_proposed(*, actor: Actor, rule: AMLRule, proposal: RuleProposal, fields: dict[str, list[Any]]) -> AuditLog:
+def rule_proposed(*, actor: Actor, rule: AMLRule, proposal: RuleProposal, fields: Diff) -> AuditLog:
     """A change was proposed for a second person to decide; nothing applied yet."""
     return audit_record(
         actor=actor,

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from backoffice.models import AuditLog
-from backoffice.services import Actor, Move, audit_record
+from backoffice.services import Actor, Diff, Move, audit_record
 from compliance.peps.models.pep import PEP, NameScreening, PEPMatch
 
 
@@ -36,8 +36,8 @@ def pep_created(*, actor: Actor, pep: PEP, snapshot: dict[str, Any], imported: b
     )
 
 
-def pep_updated(*, actor: Actor, pep: PEP, fields: dict[str, list[Any]], imported: bool = False) -> AuditLog:
-    """A PEP changed as its next version (``fields``: name: [old, new]), by hand or by a file import."""
+def pep_updated(*, actor: Actor, pep: PEP, fields: Diff, imported: bool = False) -> AuditLog:
+    """A PEP changed as its next version (``fields``: the toolkit's diff), by hand or by a file import."""
     return audit_record(
         actor=actor,
         action=Action.IMPORT_UPDATE if imported else Action.UPDATE,

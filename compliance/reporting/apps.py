@@ -38,5 +38,7 @@ class ReportingConfig(AppConfig):
                 "compliance.view_thresholdreport",
                 "compliance.view_thresholdreportbatch",
                 "compliance.view_thresholdreportfiling",
+                "compliance.view_thresholdreportevent",
+                "compliance.view_thresholdreportbatchevent",
             },
         )

@@ -14,12 +14,12 @@ from compliance.aml.models.rules import AMLRule
 from compliance.aml.services.alerts import alert_assign
 from compliance.aml.services.governance import rule_propose, rule_snooze
 from compliance.aml.services.rules import rule_update
-from compliance.aml.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
+from compliance.aml.tests.alerts.helpers import make_alert, rule  # noqa: F401 - fixtures
 from compliance.casework.services.casework import attachment_add, comment_add
-from compliance.casework.tests.casework.conftest import pdf_upload
+from compliance.casework.tests.casework.helpers import pdf_upload
 from compliance.sars.choices import SARStatus
 from compliance.sars.services.sar_drafts import sar_update
-from compliance.sars.tests.sar.conftest import crew, make_sar, subject  # noqa: F401 - fixtures
+from compliance.sars.tests.sar.helpers import crew, make_sar, subject  # noqa: F401 - fixtures
 from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 
 pytestmark = pytest.mark.django_db
@@ -201,7 +201,7 @@ def _one_more_rule(i):
 def test_the_held_queue_and_a_held_transaction_page(db):
     from decimal import Decimal
 
-    from compliance.aml.tests.transactions.conftest import make_rule
+    from compliance.aml.tests.transactions.helpers import make_rule
     from kyc.services import transaction_record
     from kyc.tests.factories import PlatformUserFactory
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from backoffice.tests.test_theme_contrast import AA, contrast
+from backoffice.tests.contrast import AA, contrast
 
 BASE = Path(settings.BASE_DIR)
 STYLESHEETS = sorted(

@@ -7,11 +7,11 @@ from django.urls import reverse
 
 from backoffice.choices import StaffRole
 from backoffice.tests.admin_queries import admin_browser, assert_flat
-from compliance.aml.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
+from compliance.aml.tests.alerts.helpers import make_alert, rule  # noqa: F401 - fixtures
 from compliance.peps.models.pep import PEP, PEPMatch
 from compliance.risk import risk_picture
 from compliance.sars.choices import SARStatus
-from compliance.sars.tests.sar.conftest import crew, make_sar, subject  # noqa: F401 - fixtures
+from compliance.sars.tests.sar.helpers import crew, make_sar, subject  # noqa: F401 - fixtures
 from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ import pytest
 from compliance.aml.tests.factories import AlertFactory, AMLRuleFactory
 from compliance.casework.tests.factories import CaseCommentFactory
 from compliance.peps.models import PEPMatch
-from compliance.peps.tests.conftest import make_user
 from compliance.peps.tests.factories import PEPFactory
+from compliance.peps.tests.helpers import make_user
 from compliance.sars.choices import SARStatus
 from compliance.sars.tests.factories import SARFactory
 

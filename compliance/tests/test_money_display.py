@@ -10,8 +10,8 @@ from django.urls import reverse
 from backoffice.choices import StaffRole
 from backoffice.money import money
 from backoffice.tests.admin_queries import admin_browser
-from compliance.aml.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
-from compliance.sars.tests.sar.conftest import file_sar
+from compliance.aml.tests.alerts.helpers import make_alert, rule  # noqa: F401 - fixtures
+from compliance.sars.tests.sar.helpers import file_sar
 from kyc.models import CreditRequest
 from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 

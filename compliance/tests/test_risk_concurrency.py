@@ -9,7 +9,7 @@ from backoffice.tests.concurrency import run_in_threads
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.services.alerts import NewAlert, alert_raise_many, alert_transition, dedup_key
 from compliance.risk import risk_picture
-from compliance.sars.tests.sar.conftest import file_sar
+from compliance.sars.tests.sar.helpers import file_sar
 from kyc.tests.factories import PlatformUserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]

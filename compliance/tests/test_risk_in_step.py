@@ -13,9 +13,9 @@ from compliance.aml.services.alerts import NewAlert, alert_raise_many, alert_tra
 from compliance.peps.choices import PEPMatchStatus
 from compliance.peps.models.pep import PEPMatch
 from compliance.peps.services.pep_matches import pep_match_review
-from compliance.peps.tests.conftest import add_pep, make_user
+from compliance.peps.tests.helpers import add_pep, make_user
 from compliance.risk import risk_picture
-from compliance.sars.tests.sar.conftest import file_sar
+from compliance.sars.tests.sar.helpers import file_sar
 from kyc.choices import RiskRating, VerificationStatus
 from kyc.selectors.history import user_history, user_timeline
 from kyc.services import risk_rating_for

@@ -4,15 +4,22 @@ from django.contrib import admin
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
-from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin
+from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, StateHistoryInline
 from backoffice.money import money
-from kyc.models import Transaction
+from kyc.models import Transaction, TransactionEvent
+
+
+class TransactionEventInline(StateHistoryInline):
+    model = TransactionEvent
+    verbose_name = "decision"
+    verbose_name_plural = "History (the decision on a held row)"
 
 
 @admin.register(Transaction)
 class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
     """The ledger, read-only: rows are written by kyc.services.transaction_record only."""
 
+    inlines = (TransactionEventInline,)
     list_display = (
         "created_at",
         "reference",

@@ -1,6 +1,6 @@
 from kyc.models.activity import UserActivityHour
 from kyc.models.documents import KycDocument, VerificationRecord, document_path
-from kyc.models.ledger import CreditRequest, CreditRequestEvent, Transaction
+from kyc.models.ledger import CreditRequest, CreditRequestEvent, Transaction, TransactionEvent
 from kyc.models.names import UserNameKey, UserNamePart
 from kyc.models.users import MONEY, PlatformUser
 
@@ -11,6 +11,7 @@ __all__ = [
     "KycDocument",
     "PlatformUser",
     "Transaction",
+    "TransactionEvent",
     "UserActivityHour",
     "UserNameKey",
     "UserNamePart",

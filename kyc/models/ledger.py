@@ -43,7 +43,9 @@ class Transaction(models.Model):
     type = models.CharField(max_length=16, choices=TransactionType.choices)
     amount = models.DecimalField(**MONEY, validators=[MinValueValidator(Decimal("0.01"))])
     currency = models.CharField(max_length=3, default="SZL")
-    status = models.CharField(max_length=10, choices=TransactionStatus.choices, default=TransactionStatus.COMPLETED)
+    # a state machine only for the officer's decision on a HELD row (release, reject); every other status is
+    # written once, when the row is recorded. Not protected: rows are refreshed and bulk-loaded.
+    status = FSMField(max_length=10, choices=TransactionStatus.choices, default=TransactionStatus.COMPLETED)
     channel = models.CharField(max_length=16, choices=Channel.choices, default=Channel.WALLET)
     reference = models.CharField(max_length=64, unique=True)
     reason = models.CharField(max_length=255, blank=True, default="")
@@ -100,6 +102,40 @@ class Transaction(models.Model):
     @property
     def signed_amount(self) -> Decimal:
         return self.amount if self.is_credit else -self.amount
+
+    # ------------------------------------------------------------ the decision on a held row
+
+    def _review(self, actor: Staff | None, review_note: str) -> None:
+        self.reviewed_by = actor
+        self.reviewed_at = timezone.now()
+        self.review_note = review_note
+
+    @transition(field=status, source=TransactionStatus.HELD, target=TransactionStatus.COMPLETED)
+    def release(self, *, actor: Staff | None, review_note: str) -> None:
+        """An officer lets a held row through; the service moves the money (``balance_after``) with it."""
+        self._review(actor, review_note)
+
+    @transition(field=status, source=TransactionStatus.HELD, target=TransactionStatus.REJECTED)
+    def reject(self, *, actor: Staff | None, review_note: str) -> None:
+        """An officer refuses a held row for good; no money moves."""
+        self._review(actor, review_note)
+
+
+class TransactionEvent(StateChange):
+    """One decision on a held ledger row (released or rejected): who, when and the officer's note.
+
+    A row's recording is the row itself (``created_at``, ``decision``, ``hits``); history starts at the decision.
+    """
+
+    transaction = models.ForeignKey(Transaction, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=32, choices=TransactionStatus.choices, blank=True, default="")
+    to_status = models.CharField(max_length=32, choices=TransactionStatus.choices)
+
+    class Meta(StateChange.Meta):
+        verbose_name = "transaction event"
+
+    def __str__(self):
+        return f"{self.transaction_id}: {self.from_status} -> {self.to_status}"
 
 
 # The capability that makes (and decides) credits: finance and admin (backoffice.roles).

@@ -10,13 +10,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from backoffice.errors import InvalidTransition, NotFound, ValidationFailed
+from backoffice.errors import NotFound, ValidationFailed
 from backoffice.limits import NOTE_MAX_LENGTH
-from backoffice.services import Actor, model_clean
+from backoffice.services import Actor, Move, fsm_move, model_clean
 from kyc import events, hooks
 from kyc.choices import CREDIT_TYPES, INTAKE_TYPES, Channel, Decision, TransactionStatus, TransactionType
 from kyc.errors import AccountArchivedConflict, InsufficientFunds
-from kyc.models import PlatformUser, Transaction
+from kyc.models import PlatformUser, Transaction, TransactionEvent
 from kyc.services.activity import activity_add
 
 
@@ -370,14 +370,16 @@ def transaction_dry_run(
 
 
 def _lock_held(transaction_id) -> tuple[PlatformUser, Transaction]:
-    """The user's row, then the transaction's, locked in the purge's order; 404 unknown, 409 already decided."""
+    """The user's row, then the transaction's, locked in the purge's order; 404 unknown.
+
+    Whether the row is still HELD is ``fsm_move``'s question, asked under these locks: a second release
+    waits here for the first, then finds the row decided (409) and moves no money.
+    """
     row = Transaction.objects.filter(pk=transaction_id).only("id", "user_id").first()
     if row is None:
         raise NotFound("Transaction not found")
     locked_user = PlatformUser.objects.select_for_update().get(pk=row.user_id)
     tx = Transaction.objects.select_for_update().get(pk=row.pk)
-    if tx.status != TransactionStatus.HELD:
-        raise InvalidTransition(f"Cannot decide a transaction that is {tx.status}")
     return locked_user, tx
 
 
@@ -399,13 +401,18 @@ def held_transaction_release(*, transaction_id, actor: Actor, note: str) -> Tran
     note = _review_note(note)
     locked, tx = _lock_held(transaction_id)
     delta = tx.amount if tx.type in CREDIT_TYPES else -tx.amount
-    if locked.balance + delta < 0:
-        raise InsufficientFunds()
-    PlatformUser.objects.filter(pk=locked.pk).update(balance=F("balance") + delta, updated_at=timezone.now())
-    locked.balance += delta
-    tx.balance_after = locked.balance
-    activity_add(tx)
-    _decide(tx, actor=actor, note=note, status=TransactionStatus.COMPLETED)
+
+    def funds(move: Move[Transaction]) -> None:
+        if locked.balance + delta < 0:
+            raise InsufficientFunds()
+
+    def move_money(move: Move[Transaction]) -> None:
+        PlatformUser.objects.filter(pk=locked.pk).update(balance=F("balance") + delta, updated_at=timezone.now())
+        locked.balance += delta
+        move.instance.balance_after = locked.balance
+        activity_add(move.instance)
+
+    tx = _decide(tx, actor=actor, note=note, to=TransactionStatus.COMPLETED, check=funds, before_save=move_money)
     # the money moved now: what counts completed rows (cash threshold reports) counts this one too
     hooks.transaction_completed(transaction=tx)
     return tx
@@ -416,15 +423,23 @@ def held_transaction_reject(*, transaction_id, actor: Actor, note: str) -> Trans
     """Refuse a held transaction for good: recorded REJECTED, no money moves."""
     note = _review_note(note)
     _locked, tx = _lock_held(transaction_id)
-    _decide(tx, actor=actor, note=note, status=TransactionStatus.REJECTED)
-    return tx
+    return _decide(tx, actor=actor, note=note, to=TransactionStatus.REJECTED)
 
 
-def _decide(tx: Transaction, *, actor: Actor, note: str, status: str) -> None:
-    tx.status = status
-    tx.reviewed_by = actor
-    tx.reviewed_at = timezone.now()
-    tx.review_note = note
-    tx.save(update_fields=["status", "balance_after", "reviewed_by", "reviewed_at", "review_note"])
-    events.held_transaction_decided(actor=actor, transaction=tx, note=note)
-    hooks.held_transaction_decided(transaction=tx, actor=actor)
+def _decide(tx: Transaction, *, actor: Actor, note: str, to: str, **hooks_of_move) -> Transaction:
+    """The decision on the locked row: the move (409 unless HELD), its history row, its audit entry, the hook."""
+    move = fsm_move(
+        tx,
+        to=to,
+        actor=actor,
+        note=note,
+        lock=False,  # _lock_held holds it, behind the user's row
+        refused="Cannot decide a transaction that is {source}",
+        update_fields=["balance_after", "reviewed_by", "reviewed_at", "review_note"],
+        history=TransactionEvent,
+        event=lambda move: events.held_transaction_decided(actor=actor, transaction=move.instance, note=note),
+        review_note=note,
+        **hooks_of_move,
+    )
+    hooks.held_transaction_decided(transaction=move.instance, actor=actor)
+    return move.instance

@@ -3,8 +3,8 @@
 import pytest
 
 from kyc.models import Transaction
-from kyc.tests.conftest import user_url
 from kyc.tests.factories import PlatformUserFactory
+from kyc.tests.helpers import user_url
 
 pytestmark = pytest.mark.django_db
 

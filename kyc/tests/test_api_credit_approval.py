@@ -7,8 +7,8 @@ import pytest
 from backoffice.choices import StaffRole
 from backoffice.models import AuditLog
 from kyc.models import CreditRequest, Transaction
-from kyc.tests.conftest import user_url
 from kyc.tests.factories import PlatformUserFactory
+from kyc.tests.helpers import user_url
 
 REQUESTS = "/api/v1/admin/users/credit-requests"
 

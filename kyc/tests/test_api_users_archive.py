@@ -1,8 +1,8 @@
 import pytest
 
 from backoffice.models import AuditLog
-from kyc.tests.conftest import BASE, user_url
 from kyc.tests.factories import PASSWORD, PlatformUserFactory
+from kyc.tests.helpers import BASE, user_url
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@ from decimal import Decimal
 
 import pytest
 
-from kyc.tests.conftest import BASE, user_url
 from kyc.tests.factories import PlatformUserFactory
+from kyc.tests.helpers import BASE, user_url
 
 pytestmark = pytest.mark.django_db
 

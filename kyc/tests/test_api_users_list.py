@@ -5,8 +5,8 @@ import pytest
 from django.utils import timezone
 
 from backoffice import paging as pagination
-from kyc.tests.conftest import BASE
 from kyc.tests.factories import PlatformUserFactory
+from kyc.tests.helpers import BASE
 
 pytestmark = pytest.mark.django_db
 

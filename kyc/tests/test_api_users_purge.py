@@ -7,8 +7,8 @@ from backoffice.models import AuditLog
 from kyc import hooks
 from kyc.models import KycDocument, PlatformUser, Transaction, VerificationRecord
 from kyc.services import transaction_record
-from kyc.tests.conftest import user_url
 from kyc.tests.factories import KycDocumentFactory, PlatformUserFactory, VerificationRecordFactory
+from kyc.tests.helpers import user_url
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from kyc.services import transaction_record
-from kyc.tests.conftest import user_url
 from kyc.tests.factories import KycDocumentFactory, PlatformUserFactory, VerificationRecordFactory
+from kyc.tests.helpers import user_url
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from kyc.tests.conftest import BASE
 from kyc.tests.factories import PlatformUserFactory
+from kyc.tests.helpers import BASE
 
 pytestmark = pytest.mark.django_db
 

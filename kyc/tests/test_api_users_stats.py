@@ -5,8 +5,8 @@ from django.utils import timezone
 
 from kyc.models import PlatformUser
 from kyc.selectors.users import user_stats
-from kyc.tests.conftest import BASE
 from kyc.tests.factories import PlatformUserFactory
+from kyc.tests.helpers import BASE
 
 pytestmark = pytest.mark.django_db
 

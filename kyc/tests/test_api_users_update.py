@@ -1,8 +1,8 @@
 import pytest
 
 from backoffice.models import AuditLog
-from kyc.tests.conftest import user_url
 from kyc.tests.factories import PlatformUserFactory
+from kyc.tests.helpers import user_url
 
 pytestmark = pytest.mark.django_db
 

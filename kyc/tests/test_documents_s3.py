@@ -7,8 +7,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from backoffice.tests.s3 import BUCKET
-from kyc.tests.conftest import user_url
 from kyc.tests.factories import KycDocumentFactory, PlatformUserFactory
+from kyc.tests.helpers import user_url
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from names import MATCHER_VERSION, Person, compare
 def test_the_explanation_has_the_contract_shape_and_is_json():
     match = compare(Person("Hon. Sipho B. Dlamini"), Person("DLAMINI, Sipho Bongani"))
     explanation = json.loads(json.dumps(match.explanation))
-    assert set(explanation) == {"matcherVersion", "parts", "adjustments", "summary"}
-    assert explanation["matcherVersion"] == MATCHER_VERSION
+    assert set(explanation) == {"matcher_version", "parts", "adjustments", "summary"}
+    assert explanation["matcher_version"] == MATCHER_VERSION
     for part in explanation["parts"]:
         assert set(part) == {"query", "candidate", "score", "weight", "note"}
         assert 0.0 <= part["score"] <= 1.0 and part["weight"] >= 0.0

@@ -6,7 +6,7 @@ from django.urls import reverse
 from backoffice.tests.admin_queries import admin_browser, assert_flat, registered_models
 from vendors.choices import DocumentKey
 from vendors.tests.factories import VendorFactory
-from vendors.tests.kyc.conftest import officer, store_documents  # noqa: F401 - fixtures
+from vendors.tests.kyc.helpers import officer, store_documents  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
 

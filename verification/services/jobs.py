@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backoffice.errors import FourEyesRequired, ValidationFailed
+from backoffice.jsonkeys import snake
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.services import Actor, Move, fsm_move, history_record
 from backoffice.tasks import dispatch
@@ -385,7 +386,8 @@ def ocr_json(ocr) -> dict:
     return {
         "fields": fields,
         "confidence": round(float(ocr.confidence), 1),
-        "field_confidence": {k: round(float(v), 1) for k, v in (ocr.field_confidence or {}).items()},
+        # the engine keys these by the API's field names; stored in this app's own (snake_case) names
+        "field_confidence": {snake(k): round(float(v), 1) for k, v in (ocr.field_confidence or {}).items()},
         "extracted_fields": list(ocr.extracted_fields),
         "complete": bool(ocr.complete),
         "issues": list(ocr.issues),

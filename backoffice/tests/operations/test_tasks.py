@@ -4,28 +4,11 @@ import json
 import logging
 
 import pytest
-from celery import shared_task
 from django.db import OperationalError
 
 from backoffice import context, metrics
-from backoffice.tasks import CONTEXT_HEADER, QueueUnavailable, VikelaTask, dispatch, queue_depths, wait_for_background
-
-seen: list[dict] = []
-attempts: dict[str, int] = {}
-
-
-@shared_task(base=VikelaTask, name="tests.remember_context")
-def remember_context(label: str) -> str:
-    seen.append({"label": label, **context.snapshot()})
-    return label
-
-
-@shared_task(base=VikelaTask, name="tests.flaky")
-def flaky(key: str, failures: int) -> int:
-    attempts[key] = attempts.get(key, 0) + 1
-    if attempts[key] <= failures:
-        raise OperationalError("server closed the connection unexpectedly")
-    return attempts[key]
+from backoffice.tasks import CONTEXT_HEADER, QueueUnavailable, dispatch, queue_depths, wait_for_background
+from backoffice.tests.operations.tasks import attempts, flaky, remember_context, seen
 
 
 @pytest.fixture(autouse=True)

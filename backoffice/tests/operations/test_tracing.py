@@ -8,7 +8,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 
 from backoffice import tracing
 from backoffice.tasks import dispatch
-from backoffice.tests.operations.test_tasks import remember_context
+from backoffice.tests.operations.tasks import remember_context
 
 pytestmark = pytest.mark.django_db
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"

@@ -9,8 +9,8 @@ from PIL import Image
 
 from backoffice.uploads import ATTACHMENT, IDENTITY_IMAGE, VENDOR_KYC, InvalidFileType, UnsafeContent
 
-from .conftest import stored_files
 from .corpus import gps_exif, jpeg, png, png_bomb
+from .helpers import stored_files
 
 
 def stored_image(storage, stored) -> tuple[bytes, Image.Image]:

@@ -7,8 +7,8 @@ import pytest
 
 from backoffice.uploads import InvalidFileType, UnsafeContent
 
-from .conftest import stored_files
 from .corpus import handmade_pdf, javascript_action, pikepdf_pdf
+from .helpers import stored_files
 
 JS_ACTION = b"<< /S /JavaScript /JS (app.alert\\(1\\)) >>"
 

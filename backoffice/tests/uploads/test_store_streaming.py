@@ -9,8 +9,8 @@ from django.core.files.uploadedfile import TemporaryUploadedFile
 
 from backoffice.uploads import VENDOR_KYC, FileTooLarge, InvalidFileType, upload_store
 
-from .conftest import stored_files
 from .corpus import handmade_pdf
+from .helpers import stored_files
 
 LIMIT = VENDOR_KYC.max_bytes  # 50 MB
 

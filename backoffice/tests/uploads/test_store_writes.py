@@ -13,8 +13,8 @@ from backoffice.uploads import (
     UploadTimeout,
 )
 
-from .conftest import stored_files
 from .corpus import handmade_pdf, jpeg
+from .helpers import stored_files
 
 FIRST = handmade_pdf()
 SECOND = handmade_pdf(catalog_extra=b"/Lang (en)")

@@ -130,6 +130,7 @@ class HeldTransactionAdmin(ModelAdmin):
             .exclude(pk=tx.pk)
             .count(),
             "recent": recent,
+            "history": list(tx.events.select_related("actor").order_by("created_at", "id")),
             "waited": ageing(timezone.now() - tx.created_at),
             "overdue": tx.status == TransactionStatus.HELD and tx.created_at < held_overdue_since(),
             "may_decide": tx.status == TransactionStatus.HELD and self.has_decide_permission(request),

@@ -62,17 +62,18 @@ class AMLRule(models.Model):
         return conditions.get("ruleType", "") if isinstance(conditions, dict) else ""
 
     def snapshot(self) -> dict:
-        """The rule's text at this version, as kept in AMLRuleVersion."""
+        """The rule's text at this version, as kept in AMLRuleVersion: the model's field names (snake_case), the
+        conditions and actions as the rule holds them (the interface's documents, camelCase inside)."""
         return {
-            "ruleId": self.rule_id,
+            "rule_id": self.rule_id,
             "name": self.name,
             "description": self.description,
             "category": self.category,
-            "ruleType": self.rule_type,
+            "rule_type": self.rule_type,
             "conditions": self.conditions,
             "actions": self.actions,
             "severity": self.severity,
-            "isActive": self.is_active,
+            "is_active": self.is_active,
             "priority": self.priority,
             "version": self.version,
         }

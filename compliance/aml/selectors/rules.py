@@ -64,9 +64,17 @@ def proposal_get(rule: AMLRule, ref: str) -> RuleProposal:
 
 # ---------------------------------------------------------------- differences between versions
 
-# snapshot keys compared field by field; conditions are compared parameter by parameter
-_TOP_LEVEL = ("name", "description", "category", "severity", "priority", "isActive", "actions")
-SNAPSHOT_KEYS = {"is_active": "isActive"}
+# snapshot keys compared field by field, with the name each difference is reported under (the interface's);
+# conditions are compared parameter by parameter
+_TOP_LEVEL = {
+    "name": "name",
+    "description": "description",
+    "category": "category",
+    "severity": "severity",
+    "priority": "priority",
+    "is_active": "isActive",
+    "actions": "actions",
+}
 
 
 def snapshot_diff(before: dict | None, after: dict) -> list[tuple[str, object, object]]:
@@ -78,7 +86,7 @@ def snapshot_diff(before: dict | None, after: dict) -> list[tuple[str, object, o
         if old_c.get(name) != new_c.get(name):
             label = "ruleType" if name == "ruleType" else f"conditions.{name}"
             changes.append((label, old_c.get(name), new_c.get(name)))
-    for key in _TOP_LEVEL:
+    for key, label in _TOP_LEVEL.items():
         if before.get(key) != after.get(key):
             if key == "actions":
                 old_a, new_a = before.get(key) or {}, after.get(key) or {}
@@ -86,7 +94,7 @@ def snapshot_diff(before: dict | None, after: dict) -> list[tuple[str, object, o
                     if old_a.get(name) != new_a.get(name):
                         changes.append((f"actions.{name}", old_a.get(name), new_a.get(name)))
             else:
-                changes.append((key, before.get(key), after.get(key)))
+                changes.append((label, before.get(key), after.get(key)))
     return changes
 
 
@@ -118,7 +126,7 @@ def proposal_diffs(proposals) -> dict:
     diffs = {}
     for proposal in proposals:
         base = bases.get((proposal.rule_id, proposal.base_version)) or {}
-        after = {**base, **{SNAPSHOT_KEYS.get(k, k): v for k, v in proposal.changes.items()}}
+        after = {**base, **proposal.changes}  # both keyed by the model's field names
         diffs[proposal.pk] = snapshot_diff(base, after)
     return diffs
 

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backoffice.errors import Conflict, Forbidden, ValidationFailed
-from backoffice.services import Actor, Move, fsm_move, history_record, lock_row
+from backoffice.services import Actor, Move, field_diff, fsm_move, history_record, lock_row
 from compliance.aml import events
 from compliance.aml.choices import ProposalStatus
 from compliance.aml.models.governance import RuleProposal, RuleProposalEvent, RuleSnooze
@@ -95,7 +95,7 @@ def rule_propose(*, rule: AMLRule, actor: Actor, changes: dict[str, Any], reason
         actor=actor,
         rule=locked,
         proposal=proposal,
-        fields={name: [getattr(locked, name), value] for name, value in diff.items()},
+        fields=field_diff({name: getattr(locked, name) for name in diff}, diff),
     )
     return proposal
 

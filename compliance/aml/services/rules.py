@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from backoffice.errors import Conflict, ValidationFailed
-from backoffice.services import Actor, model_clean
+from backoffice.services import Actor, field_diff, lock_row, model_clean
 from compliance.aml import events
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 from compliance.casework.choices import Severity
@@ -138,13 +138,13 @@ def rule_update(
     must honour four eyes go through ``compliance.aml.services.governance.rule_change``.
     """
     changes = rule_check_changes(changes)
-    locked = AMLRule.objects.select_for_update().get(pk=rule.pk)
-    before = {name: getattr(locked, name) for name in changes}
-    diff = {name: [before[name], value] for name, value in changes.items() if before[name] != value}
+    locked = lock_row(rule)
+    diff = field_diff({name: getattr(locked, name) for name in changes}, changes)
     if not diff:
         return locked
-    for name, value in changes.items():
-        setattr(locked, name, value)
+    for name in diff:
+        setattr(locked, name, changes[name])
+    # not model_update: the change and the version it makes are one save, cleaned with the rule's own headline
     _full_clean(locked)
     locked.version += 1
     locked.save()

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from backoffice.errors import Conflict, DomainError, ValidationFailed
-from backoffice.services import Actor, audit_batch, lock_row, model_clean
+from backoffice.services import Actor, audit_batch, field_diff, lock_row, model_clean
 from compliance.peps import events
 from compliance.peps.choices import PEPCategory, ScreeningTrigger
 from compliance.peps.models.pep import PEP, PEPMatch, PEPNameKey, canonical_category, normalise_name
@@ -214,8 +214,7 @@ def pep_update(*, pep: PEP, actor: Actor, changes: dict[str, Any]) -> PEPResult:
                 value = {"additional_info": {}, "aliases": []}.get(name, "")
             setattr(locked, name, value)
         _clean(locked)
-        after = _snapshot(locked)
-        diff = {name: [before[name], after[name]] for name in after if before[name] != after[name]}
+        diff = field_diff(before, _snapshot(locked))
         if not diff:
             return PEPResult(locked, MatchingSummary())
         if locked.name_key != old_key and _taken(locked.name_key, other_than=locked):
@@ -428,8 +427,7 @@ def _import_batch(batch: list[tuple[int, dict]], result: ImportResult, seen: dic
             if pep is not None:
                 pep.refresh_from_db()
             continue
-        after = _snapshot(pep)
-        diff = {name: [before[name], after[name]] for name in after if before[name] != after[name]}
+        diff = field_diff(before, _snapshot(pep))
         if not diff:
             result.unchanged += 1
             result.note(RowOutcome(line, pep.name, "unchanged"))

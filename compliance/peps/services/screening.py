@@ -28,7 +28,6 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from backoffice.jsonkeys import snake_keys
 from backoffice.models import Staff
 from backoffice.tasks import QueueUnavailable, dispatch
 from compliance.aml.choices import AlertType
@@ -496,7 +495,7 @@ def _alert_for(row: PEPMatch, found: _Found, *, reopened: bool) -> NewAlert:
             "country": pep.country,
             "score": round(found.match.score, 4),
             "reason": "PEP record changed after a dismissal" if reopened else "new match",
-            "explanation": snake_keys(found.match.explanation),
+            "explanation": found.match.explanation,
         },
         note=f"PEP match {pep.name} at {found.match.score:.2f}",
     )

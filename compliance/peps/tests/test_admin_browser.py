@@ -10,7 +10,7 @@ from backoffice.tests.browser import page, sign_in  # noqa: F401  (fixture)
 from backoffice.tests.factories import PASSWORD, StaffFactory
 from compliance.aml.models.alerts import Alert
 from compliance.peps.models.pep import PEP, PEPMatch
-from compliance.peps.tests.conftest import add_pep, make_user
+from compliance.peps.tests.helpers import add_pep, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 FILES = Path(__file__).parent / "files"

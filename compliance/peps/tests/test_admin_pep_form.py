@@ -7,7 +7,7 @@ from django.urls import reverse
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.peps.models.pep import PEP
-from compliance.peps.tests.conftest import add_pep
+from compliance.peps.tests.helpers import add_pep
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from backoffice.tests.admin_queries import admin_browser, assert_flat
 from backoffice.tests.factories import StaffFactory
 from compliance.peps.models.pep import NameScreening, PEPMatch, ScreeningRun
 from compliance.peps.services.pep_matches import pep_match_review
-from compliance.peps.tests.conftest import add_pep, make_user
+from compliance.peps.tests.helpers import add_pep, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import pytest
 from compliance.aml.models.alerts import Alert
 from compliance.peps.models.pep import PEP
 from compliance.peps.services.pep import BULK_MAX
-from compliance.peps.tests.conftest import BASE, make_user, pep_body
+from compliance.peps.tests.helpers import BASE, make_user, pep_body
 
 pytestmark = pytest.mark.django_db
 BULK = f"{BASE}/bulk"

@@ -5,7 +5,7 @@ import pytest
 from compliance.aml.choices import AlertType
 from compliance.aml.models.alerts import Alert
 from compliance.peps.models.pep import PEP, PEPMatch
-from compliance.peps.tests.conftest import BASE, make_user, pep_body
+from compliance.peps.tests.helpers import BASE, make_user, pep_body
 from compliance.risk import risk_picture
 
 pytestmark = pytest.mark.django_db

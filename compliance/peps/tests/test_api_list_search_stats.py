@@ -2,7 +2,7 @@
 
 import pytest
 
-from compliance.peps.tests.conftest import BASE, add_pep
+from compliance.peps.tests.helpers import BASE, add_pep
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@
 import pytest
 
 from backoffice.choices import StaffRole
-from compliance.peps.tests.conftest import BASE, make_user, pep_body
+from compliance.peps.tests.helpers import BASE, make_user, pep_body
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 
 from compliance.aml.models.alerts import Alert
 from compliance.peps.models.pep import PEPMatch, ScreeningRun
-from compliance.peps.tests.conftest import BASE, add_pep
+from compliance.peps.tests.helpers import BASE, add_pep
 
 pytestmark = pytest.mark.django_db
 SCREEN = f"{BASE}/screen"

@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from compliance.peps.api.serializers import pep as shapes
 from compliance.peps.models.pep import PEP
-from compliance.peps.tests.conftest import BASE, pep_body
+from compliance.peps.tests.helpers import BASE, pep_body
 
 pytestmark = pytest.mark.django_db
 

@@ -4,9 +4,10 @@ import uuid
 
 import pytest
 
+from backoffice.models import AuditLog
 from compliance.aml.models.alerts import Alert
 from compliance.peps.models.pep import PEP, PEPMatch
-from compliance.peps.tests.conftest import BASE, make_user, pep_body
+from compliance.peps.tests.helpers import BASE, make_user, pep_body
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +30,16 @@ def test_update_changes_the_updatable_fields_and_raises_the_version(officer_api)
     assert data["position"] == "Deputy Minister" and data["isActive"] is False and data["category"] == "Judge"
     assert data["additionalInfo"] == {"term": "2024-"} and data["version"] == 2
     assert data["matching"]["usersMatched"] == 0
+    entry = AuditLog.objects.get(action="pep.update", object_id=pep["id"])
+    assert entry.changes == {
+        "version": 2,
+        "fields": {
+            "position": {"from": "Minister", "to": "Deputy Minister"},
+            "is_active": {"from": True, "to": False},
+            "additional_info": {"from": {}, "to": {"term": "2024-"}},
+            "category": {"from": "Government Official", "to": "Judge"},
+        },
+    }
 
 
 def test_an_update_that_changes_nothing_keeps_the_version(officer_api):

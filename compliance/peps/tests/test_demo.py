@@ -10,7 +10,7 @@ from compliance.aml.models.alerts import Alert
 from compliance.demo import seed_peps
 from compliance.peps.choices import PEPCategory
 from compliance.peps.models.pep import PEP, PEPMatch, ScreeningRun
-from compliance.peps.tests.conftest import make_user
+from compliance.peps.tests.helpers import make_user
 
 pytestmark = pytest.mark.django_db
 

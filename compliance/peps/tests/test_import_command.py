@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from compliance.aml.models.alerts import Alert
 from compliance.peps.models.pep import PEP, ScreeningRun
-from compliance.peps.tests.conftest import add_pep, make_user
+from compliance.peps.tests.helpers import add_pep, make_user
 
 pytestmark = pytest.mark.django_db
 FILES = Path(__file__).parent / "files"

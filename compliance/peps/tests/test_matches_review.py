@@ -6,7 +6,7 @@ import pytest
 
 from backoffice.models import AuditLog
 from compliance.peps.models.pep import PEPMatch
-from compliance.peps.tests.conftest import BASE, add_pep, make_user
+from compliance.peps.tests.helpers import BASE, add_pep, make_user
 from compliance.risk import risk_picture
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from compliance.peps.choices import PEPMatchStatus
 from compliance.peps.models.pep import PEPMatch, ScreeningRun
 from compliance.peps.services import pep as services
 from compliance.peps.services.pep_matches import pep_match_review
-from compliance.peps.tests.conftest import add_pep, make_user
+from compliance.peps.tests.helpers import add_pep, make_user
 from compliance.risk import risk_picture
 from kyc.choices import RiskRating
 

@@ -8,7 +8,7 @@ from backoffice.choices import StaffRole
 from backoffice.models import AuditLog
 from backoffice.tests.factories import StaffFactory
 from compliance.peps.models.pep import NameScreening
-from compliance.peps.tests.conftest import BASE, add_pep
+from compliance.peps.tests.helpers import BASE, add_pep
 
 pytestmark = pytest.mark.django_db
 SCREEN_PAGE = "/admin/compliance/pep/screen/"

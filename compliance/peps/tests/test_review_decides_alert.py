@@ -7,7 +7,7 @@ from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.choices import AlertStatus, CloseReason
 from compliance.peps.models.pep import PEPMatch
-from compliance.peps.tests.conftest import BASE, add_pep, make_user
+from compliance.peps.tests.helpers import BASE, add_pep, make_user
 
 pytestmark = pytest.mark.django_db
 MATCHES = f"{BASE}/matches"

@@ -9,7 +9,7 @@ from compliance.peps.models.pep import PEPMatch, ScreeningRun, UserScreening
 from compliance.peps.selectors.pep import screening_coverage
 from compliance.peps.services import pep as services
 from compliance.peps.services import screening
-from compliance.peps.tests.conftest import add_pep, make_user
+from compliance.peps.tests.helpers import add_pep, make_user
 from kyc.models import PlatformUser, UserNameKey
 from kyc.services import user_update
 

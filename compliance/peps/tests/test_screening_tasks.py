@@ -17,7 +17,7 @@ from compliance.peps import tasks
 from compliance.peps.models.pep import PEP, PEPMatch, ScreeningRun
 from compliance.peps.selectors.pep import pending_peps
 from compliance.peps.services import screening
-from compliance.peps.tests.conftest import add_pep, make_user
+from compliance.peps.tests.helpers import add_pep, make_user
 from kyc.models import PlatformUser
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ PG = "postgres://postgres@127.0.0.1:5432/"
 
 SETUP = """
 from compliance.peps.models.pep import PEP
-from compliance.peps.tests.conftest import add_pep, make_user
+from compliance.peps.tests.helpers import add_pep, make_user
 names = [("Lurano", "Vetsikali"), ("Bhekizulu", "Mavimbela"), ("Tholakele", "Ngcamphalala"),
          ("Sindisiwe", "Magagula"), ("Mcolisi", "Hlophekazi")]
 for n, (first, last) in enumerate(names):

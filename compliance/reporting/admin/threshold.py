@@ -26,7 +26,7 @@ from unfold.admin import ModelAdmin
 from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
 from unfold.decorators import action, display
 
-from backoffice.admin_base import EstimatedCountPaginator, object_urls
+from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline, object_urls
 from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance.casework import deadlines
@@ -34,7 +34,12 @@ from compliance.casework.choices import Priority
 from compliance.reporting import charts
 from compliance.reporting.choices import BatchStatus, ThresholdReportStatus
 from compliance.reporting.deadlines import ESWATINI, NOT_FILED, filing_priority, last_filing_day, report_overdue
-from compliance.reporting.models import ThresholdReport, ThresholdReportBatch
+from compliance.reporting.models import (
+    ThresholdReport,
+    ThresholdReportBatch,
+    ThresholdReportBatchEvent,
+    ThresholdReportEvent,
+)
 from compliance.reporting.selectors.statistics import CSV_HEADER, csv_rows, regulator_statistics
 from compliance.reporting.services.threshold import (
     threshold_batch_check,
@@ -76,8 +81,17 @@ class OverdueFilter(admin.SimpleListFilter):
         return queryset
 
 
+class ThresholdReportEventInline(StateHistoryInline):
+    model = ThresholdReportEvent
+
+
+class ThresholdReportBatchEventInline(StateHistoryInline):
+    model = ThresholdReportBatchEvent
+
+
 @admin.register(ThresholdReport)
 class ThresholdReportAdmin(ModelAdmin):
+    inlines = (ThresholdReportEventInline,)
     list_display = (
         "day_label",
         "customer",
@@ -326,6 +340,7 @@ class ThresholdReportAdmin(ModelAdmin):
 
 @admin.register(ThresholdReportBatch)
 class ThresholdReportBatchAdmin(ModelAdmin):
+    inlines = (ThresholdReportBatchEventInline,)
     list_display = ("batch_ref", "status", "report_count", "created_by", "created_at", "submitted_by", "fiu_reference")
     list_filter = (("status", ChoicesDropdownFilter),)
     list_select_related = ("created_by", "submitted_by")

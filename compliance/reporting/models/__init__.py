@@ -1,3 +1,15 @@
-from compliance.reporting.models.threshold import ThresholdReport, ThresholdReportBatch, ThresholdReportFiling
+from compliance.reporting.models.threshold import (
+    ThresholdReport,
+    ThresholdReportBatch,
+    ThresholdReportBatchEvent,
+    ThresholdReportEvent,
+    ThresholdReportFiling,
+)
 
-__all__ = ["ThresholdReport", "ThresholdReportBatch", "ThresholdReportFiling"]
+__all__ = [
+    "ThresholdReport",
+    "ThresholdReportBatch",
+    "ThresholdReportBatchEvent",
+    "ThresholdReportEvent",
+    "ThresholdReportFiling",
+]

@@ -15,15 +15,22 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
+from django_fsm import FSMField, transition
 
+from backoffice.models import StateChange
+from backoffice.services import Actor
 from compliance.reporting.choices import BatchStatus, FiuOutcome, ThresholdReportStatus
+
+R = ThresholdReportStatus
 
 
 class ThresholdReportBatch(models.Model):
     """Threshold reports filed together: prepared by one person, submitted by another (four eyes)."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    status = models.CharField(max_length=16, choices=BatchStatus.choices, default=BatchStatus.PREPARED, db_index=True)
+    # a state machine moved by compliance.reporting.services (fsm_move); not protected: tests and pages refresh it
+    status = FSMField(max_length=16, choices=BatchStatus.choices, default=BatchStatus.PREPARED, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     submitted_by = models.ForeignKey(
@@ -47,6 +54,13 @@ class ThresholdReportBatch(models.Model):
     def __str__(self):
         return f"Batch {str(self.pk)[:8]} ({self.status})"
 
+    @transition(field=status, source=BatchStatus.PREPARED, target=BatchStatus.SUBMITTED)
+    def submit(self, *, actor: Actor, fiu_reference: str) -> None:
+        """Filed with the FIU under its reference, by someone other than the preparer (the service checks who)."""
+        self.submitted_by = actor
+        self.submitted_at = timezone.now()
+        self.fiu_reference = fiu_reference
+
 
 class ThresholdReport(models.Model):
     """One user's cash in one Eswatini day at or above the reporting threshold, to be filed with the FIU."""
@@ -56,9 +70,8 @@ class ThresholdReport(models.Model):
     day = models.DateField(help_text="The Eswatini calendar day (Africa/Mbabane) of the cash")
     total = models.DecimalField(max_digits=14, decimal_places=2)
     threshold = models.DecimalField(max_digits=14, decimal_places=2, help_text="The threshold the day reached")
-    status = models.CharField(
-        max_length=16, choices=ThresholdReportStatus.choices, default=ThresholdReportStatus.PENDING, db_index=True
-    )
+    # a state machine moved by compliance.reporting.services (fsm_move); not protected: tests and pages refresh it
+    status = FSMField(max_length=16, choices=ThresholdReportStatus.choices, default=R.PENDING, db_index=True)
     transactions = models.ManyToManyField("kyc.Transaction", related_name="threshold_reports")
     batch = models.ForeignKey(
         ThresholdReportBatch, null=True, blank=True, on_delete=models.PROTECT, related_name="current_reports"
@@ -81,6 +94,50 @@ class ThresholdReport(models.Model):
 
     def __str__(self):
         return f"Threshold report {self.day} {self.user_id}"
+
+    @transition(field=status, source=[R.PENDING, R.REJECTED], target=R.BATCHED)
+    def put_in_batch(self, *, batch: ThresholdReportBatch) -> None:
+        """Gathered into a prepared batch (a rejected report goes again in a new one)."""
+        self.batch = batch
+
+    @transition(field=status, source=R.BATCHED, target=R.SUBMITTED)
+    def submit(self, *, at) -> None:
+        """Its batch went to the FIU; ``submitted_at`` keeps the first filing (the deadline counts that one)."""
+        if self.submitted_at is None:
+            self.submitted_at = at
+
+    @transition(field=status, source=R.SUBMITTED, target=R.ACCEPTED)
+    def accept(self) -> None:
+        """The FIU accepted the report."""
+
+    @transition(field=status, source=R.SUBMITTED, target=R.REJECTED)
+    def reject(self, *, reason: str) -> None:
+        """The FIU rejected the report, with its reason; it waits to be filed again."""
+        self.fiu_reason = reason
+
+
+class ThresholdReportBatchEvent(StateChange):
+    """One move of a batch (prepared, submitted): who and when."""
+
+    batch = models.ForeignKey(ThresholdReportBatch, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=32, choices=BatchStatus.choices, blank=True, default="")
+    to_status = models.CharField(max_length=32, choices=BatchStatus.choices)
+
+    class Meta(StateChange.Meta):
+        app_label = "compliance"
+        verbose_name = "threshold report batch event"
+
+
+class ThresholdReportEvent(StateChange):
+    """One move of a threshold report (opened, batched, submitted, the FIU's answer): who, when, why."""
+
+    report = models.ForeignKey(ThresholdReport, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=32, choices=ThresholdReportStatus.choices, blank=True, default="")
+    to_status = models.CharField(max_length=32, choices=ThresholdReportStatus.choices)
+
+    class Meta(StateChange.Meta):
+        app_label = "compliance"
+        verbose_name = "threshold report event"
 
 
 class ThresholdReportFiling(models.Model):

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from backoffice.errors import Forbidden, FourEyesRequired, InvalidTransition, ValidationFailed
 from backoffice.models import Staff
-from backoffice.services import lock_row
+from backoffice.services import fsm_move, history_record, lock_row
 from compliance.aml.choices import RuleType
 from compliance.aml.models.rules import AMLRule
 from compliance.peps.selectors.pep_exposures import pep_exposures_by_user
@@ -34,7 +34,13 @@ from compliance.reporting.choices import BatchStatus, FiuOutcome, ThresholdRepor
 from compliance.reporting.deadlines import ctr_due_at, day_bounds, local_day
 from compliance.reporting.errors import NothingToReport
 from compliance.reporting.goaml import people_of, render_threshold_report
-from compliance.reporting.models import ThresholdReport, ThresholdReportBatch, ThresholdReportFiling
+from compliance.reporting.models import (
+    ThresholdReport,
+    ThresholdReportBatch,
+    ThresholdReportBatchEvent,
+    ThresholdReportEvent,
+    ThresholdReportFiling,
+)
 from compliance.reporting.selectors.threshold import batch_for_export
 from compliance.sars.errors import GoamlInvalid
 from compliance.sars.goaml import check_report
@@ -114,6 +120,8 @@ def threshold_report_for_transaction(*, transaction: Transaction, **_ignored) ->
             _refresh(report, [transaction])
         return report
     _refresh(report, list(cash))
+    # opened by the ledger, not by a person: the system's first history row
+    history_record(report, history=ThresholdReportEvent, source="", target=report.status, actor=None)
     return report
 
 
@@ -140,6 +148,7 @@ def threshold_batch_prepare(*, actor: Staff) -> ThresholdReportBatch:
     if not reports:
         raise NothingToReport()
     batch = ThresholdReportBatch.objects.create(created_by=actor)
+    history_record(batch, history=ThresholdReportBatchEvent, source="", target=batch.status, actor=actor)
     rejected = {
         f.report_id: f
         for f in ThresholdReportFiling.objects.filter(
@@ -151,9 +160,8 @@ def threshold_batch_prepare(*, actor: Staff) -> ThresholdReportBatch:
     ThresholdReportFiling.objects.bulk_create(
         [ThresholdReportFiling(batch=batch, report=r, resubmits=rejected.get(r.pk)) for r in reports]
     )
-    ThresholdReport.objects.filter(pk__in=[r.pk for r in reports]).update(
-        status=ThresholdReportStatus.BATCHED, batch=batch, updated_at=timezone.now()
-    )
+    for report in reports:
+        _report_move(report, to=ThresholdReportStatus.BATCHED, actor=actor, update_fields=["batch"], batch=batch)
     events.batch_prepared(actor=actor, batch=batch, reports=reports, resubmitted=list(rejected))
     return batch
 
@@ -228,17 +236,43 @@ def threshold_batch_submit(*, batch: ThresholdReportBatch, actor: Staff, fiu_ref
             f"{len(invalid)} report(s) of the batch do not validate against the FIU's schema; nothing was submitted",
             details=invalid,
         )
-    now = timezone.now()
-    locked.status = BatchStatus.SUBMITTED
-    locked.submitted_by = actor
-    locked.submitted_at = now
-    locked.fiu_reference = fiu_reference
-    locked.save(update_fields=["status", "submitted_by", "submitted_at", "fiu_reference"])
-    reports = ThresholdReport.objects.filter(batch=locked, status=ThresholdReportStatus.BATCHED)
-    reports.filter(submitted_at__isnull=True).update(submitted_at=now)
-    reports.update(status=ThresholdReportStatus.SUBMITTED, updated_at=now)
-    events.batch_submitted(actor=actor, batch=locked)
-    return locked
+    move = fsm_move(
+        locked,
+        to=BatchStatus.SUBMITTED,
+        actor=actor,
+        lock=False,  # locked above, before the checks
+        label="batch",
+        update_fields=["submitted_by", "submitted_at", "fiu_reference"],
+        history=ThresholdReportBatchEvent,
+        event=lambda move: events.batch_submitted(actor=actor, batch=move.instance),
+        fiu_reference=fiu_reference,
+    )
+    reports = ThresholdReport.objects.select_for_update().filter(batch=locked, status=ThresholdReportStatus.BATCHED)
+    for report in reports.order_by("day", "created_at", "id"):
+        _report_move(
+            report,
+            to=ThresholdReportStatus.SUBMITTED,
+            actor=actor,
+            update_fields=["submitted_at"],
+            at=move.instance.submitted_at,
+        )
+    return move.instance
+
+
+def _report_move(report: ThresholdReport, *, to: str, actor: Staff, note: str = "", update_fields=(), **kwargs):
+    """One report's move, its row locked by the caller; the batch's (or the answer's) audit entry speaks for it."""
+    return fsm_move(
+        report,
+        to=to,
+        actor=actor,
+        note=note,
+        lock=False,
+        label="threshold report",
+        update_fields=update_fields,
+        history=ThresholdReportEvent,
+        event=None,
+        **kwargs,
+    )
 
 
 def report_check_answer(*, report: ThresholdReport, actor: Staff) -> None:
@@ -262,16 +296,22 @@ def threshold_report_answer(
     if len(reason) > REASON_MAX:
         raise ValidationFailed("Validation error", details={"reason": [f"At most {REASON_MAX} characters."]})
     outcome = FiuOutcome.ACCEPTED if accepted else FiuOutcome.REJECTED
-    now = timezone.now()
     ThresholdReportFiling.objects.filter(batch_id=locked.batch_id, report=locked).update(
-        outcome=outcome, reason=reason, answered_by=actor, answered_at=now
+        outcome=outcome, reason=reason, answered_by=actor, answered_at=timezone.now()
     )
-    locked.status = ThresholdReportStatus.ACCEPTED if accepted else ThresholdReportStatus.REJECTED
-    if not accepted:
-        locked.fiu_reason = reason
-    locked.save(update_fields=["status", "fiu_reason", "updated_at"])
-    events.report_answered(actor=actor, report=locked, outcome=outcome, reason=reason)
-    return locked
+    move = fsm_move(
+        locked,
+        to=ThresholdReportStatus.ACCEPTED if accepted else ThresholdReportStatus.REJECTED,
+        actor=actor,
+        note=reason,
+        lock=False,  # locked above, before the checks
+        refused="Cannot record the FIU's answer for a report in {source}",
+        update_fields=["fiu_reason"],
+        history=ThresholdReportEvent,
+        event=lambda move: events.report_answered(actor=actor, report=move.instance, outcome=outcome, reason=reason),
+        **({} if accepted else {"reason": reason}),
+    )
+    return move.instance
 
 
 def user_has_threshold_reports(*, user: PlatformUser, **_ignored) -> bool:

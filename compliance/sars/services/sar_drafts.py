@@ -16,6 +16,7 @@ from django.db import transaction
 
 from backoffice.errors import Forbidden
 from backoffice.models import Staff
+from backoffice.services import field_diff
 from compliance.sars import events
 from compliance.sars.choices import SARStatus
 from compliance.sars.errors import SARNotEditable
@@ -73,12 +74,9 @@ def sar_update(
             related_alert_ids=related_alert_ids or (),
         )
     clean_or_refuse(locked)
-    changes = {
-        name: {"from": str(old), "to": str(getattr(locked, name))}
-        for name, old in before.items()
-        if getattr(locked, name) != old and name != "activity_description"
-    }
-    if locked.activity_description != before["activity_description"]:
+    narrative_before = before.pop("activity_description")
+    changes: dict = field_diff(before, {name: getattr(locked, name) for name in before})
+    if locked.activity_description != narrative_before:
         changes["activity_description"] = {"version": narrative_version_add(sar=locked, author=actor).number}
     locked.save()
     if related_transaction_ids is not None:

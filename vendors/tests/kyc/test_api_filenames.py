@@ -12,7 +12,7 @@ import pytest
 from backoffice.tests.uploads.corpus import handmade_pdf
 from vendors.models import VendorDocument
 
-from .test_api_upload import stored_files
+from .helpers import stored_files
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from vendors.choices import REQUIRED_DOCUMENT_KEYS
 from vendors.models import VendorDocument, today
 from vendors.tests.factories import VendorFactory
 
-from .test_api_upload import error_of, stored_files
+from .helpers import error_of, stored_files
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from vendors.choices import REQUIRED_DOCUMENT_KEYS
 from vendors.models import VendorDocument, today
 from vendors.tests.factories import VendorFactory
 
-from .test_api_upload import error_of
+from .helpers import error_of
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from backoffice.tests.clients import bearer_client
 from backoffice.tests.uploads.corpus import handmade_pdf
-from conftest import bearer_client
 from vendors.models import VendorDocument
 from vendors.services.accounts import KIND as VENDOR_KIND
 

@@ -5,7 +5,7 @@ import pytest
 from backoffice.models import AuditLog
 from vendors.models import Vendor, VendorKycChange
 
-from .test_api_upload import error_of
+from .helpers import error_of
 
 pytestmark = pytest.mark.django_db
 

@@ -21,8 +21,7 @@ from backoffice.tests.uploads.corpus import handmade_pdf
 from vendors.models import VendorDocument
 from vendors.services import kyc_documents
 
-from .conftest import upload_url
-from .test_api_upload import error_of, stored_files
+from .helpers import error_of, stored_files, upload_url
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,6 @@
 """POST /admin/vendors/:id/kyc/upload: the 201 answer, replacing a slot, and every message of the interface."""
 
 import hashlib
-import os
 import re
 import uuid
 
@@ -11,25 +10,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from backoffice.tests.uploads.corpus import handmade_pdf, pdf_of_size, png
 from vendors.models import VendorDocument
 
-from .conftest import post_file, upload_url
+from .helpers import error_of, post_file, stored_files, upload_url
 
 pytestmark = pytest.mark.django_db
 
 ISO_UTC = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
-
-
-def error_of(response, status: int, message: str) -> dict:
-    body = response.json()
-    assert response.status_code == status, body
-    assert body["success"] is False and body["statusCode"] == status
-    assert body["message"] == body["error"]["message"] == message, body
-    return body["error"]
-
-
-def stored_files(root) -> list[str]:
-    return sorted(
-        os.path.relpath(os.path.join(d, n), root) for d, _, names in os.walk(root) for n in names if "vendors" in d
-    )
 
 
 def test_an_upload_answers_201_with_the_key_url_and_metadata(upload, vendor, media, api):

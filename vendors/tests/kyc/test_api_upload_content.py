@@ -13,7 +13,7 @@ from PIL import Image
 from backoffice.tests.uploads.corpus import gps_exif, handmade_pdf, jpeg, pikepdf_pdf, png
 from vendors.models import VendorDocument
 
-from .test_api_upload import error_of, stored_files
+from .helpers import error_of, stored_files
 
 pytestmark = pytest.mark.django_db
 

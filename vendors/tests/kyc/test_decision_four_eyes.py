@@ -6,8 +6,8 @@ import pytest
 from backoffice import tokens
 from backoffice.choices import StaffRole
 from backoffice.errors import FourEyesRequired
+from backoffice.tests.clients import bearer_client
 from backoffice.tests.factories import StaffFactory
-from conftest import bearer_client
 from vendors.choices import ReviewDecision
 from vendors.models import Vendor
 from vendors.services import vendor_document_review, vendor_kyc_decide

@@ -9,7 +9,7 @@ from django.urls import reverse
 from backoffice.tests.factories import StaffFactory
 from kyc.tests.factories import PlatformUserFactory
 from verification.services import job_process
-from verification.tests.conftest import selfie
+from verification.tests.helpers import selfie
 
 pytestmark = pytest.mark.django_db
 LIST = "admin:verification_verificationjob_changelist"

@@ -6,7 +6,7 @@ import pytest
 from backoffice.choices import StaffRole
 from backoffice.files import signed_file_url
 from verification.services import job_process
-from verification.tests.conftest import card
+from verification.tests.helpers import card
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.core.files.storage import default_storage
 
 from backoffice.choices import StaffRole
 from backoffice.files import signed_file_url
-from verification.tests.conftest import card, face, selfie
+from verification.tests.helpers import card, face, selfie
 
 pytestmark = pytest.mark.django_db
 FACES = "/api/v1/verification/test-face-comparison"

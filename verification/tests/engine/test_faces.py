@@ -5,7 +5,7 @@ import pytest
 from verification.engine.cards import render_id_card
 from verification.engine.errors import FaceComparisonFailed
 from verification.engine.providers import SIMILARITY_BREAKPOINTS, face_distance_to_similarity
-from verification.tests.engine.conftest import OBAMA_CARD
+from verification.tests.engine.helpers import OBAMA_CARD
 
 
 def test_the_same_person_on_the_card_and_in_the_selfie_is_approved(local, obama_card, obama_selfie):

@@ -4,7 +4,7 @@ import pytest
 
 from verification.engine.cards import render_id_card, render_selfie
 from verification.engine.quality import QualityLimits
-from verification.tests.engine.conftest import OBAMA_CARD
+from verification.tests.engine.helpers import OBAMA_CARD
 
 
 def codes(report) -> list[str]:

@@ -3,12 +3,12 @@
 import pytest
 
 from backoffice.choices import StaffRole
-from conftest import bearer_client
+from backoffice.tests.clients import bearer_client
 from kyc.choices import DocumentType, VerificationStatus
 from kyc.models import KycDocument, VerificationRecord
 from kyc.tests.factories import PlatformUserFactory
 from verification.models import VerificationJob
-from verification.tests.conftest import JOBS, card, files, selfie, upload
+from verification.tests.helpers import JOBS, card, files, selfie, upload
 
 pytestmark = pytest.mark.django_db
 

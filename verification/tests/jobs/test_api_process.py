@@ -6,10 +6,10 @@ import pytest
 
 from backoffice.choices import StaffRole
 from backoffice.models import AuditLog
-from conftest import bearer_client
+from backoffice.tests.clients import bearer_client
 from kyc.choices import VerificationStatus
 from kyc.tests.factories import PlatformUserFactory
-from verification.tests.conftest import card, selfie
+from verification.tests.helpers import card, selfie
 
 pytestmark = pytest.mark.django_db
 PROCESS = "/api/v1/verification/process/{}"

@@ -20,7 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from backoffice.tests.brokers import BROKER_URL
 from backoffice.tests.servers import Gunicorn, Script, app_env, children, manage, wait_until
-from verification.tests.conftest import card, selfie
+from verification.tests.helpers import card, selfie
 
 pytestmark = [pytest.mark.slow, pytest.mark.outage]
 DATABASE = "ops"

@@ -80,7 +80,7 @@ def test_other_roles_cannot_decide(staff_client, waiting, role):
 
 
 def test_a_user_cannot_decide_their_own_job(waiting):
-    from conftest import bearer_client
+    from backoffice.tests.clients import bearer_client
 
     client = bearer_client("user", waiting.user_id)
     assert client.post(DECIDE.format(waiting.pk), {"decision": "approved"}).status_code == 403

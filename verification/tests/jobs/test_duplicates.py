@@ -5,7 +5,7 @@ import pytest
 from backoffice.choices import StaffRole
 from kyc.tests.factories import PlatformUserFactory
 from verification.services import job_process
-from verification.tests.conftest import card, selfie
+from verification.tests.helpers import card, selfie
 
 pytestmark = pytest.mark.django_db
 PROCESS = "/api/v1/verification/process/{}"

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from backoffice.jsonkeys import camel_keys
+from backoffice.api.serializers import CamelKeysJSONField
 from backoffice.limits import NOTE_MAX_LENGTH
 from compliance.aml.choices import OFFICER_CLOSE_REASONS, AlertStatus
 from compliance.aml.services.alerts import BULK_MAX, BulkAction
@@ -31,13 +31,6 @@ class AssigneeOut(serializers.Serializer):
     lastName = serializers.CharField(source="last_name")
 
 
-class AlertDetailsField(serializers.JSONField):
-    """An alert's figures: stored snake_case, answered camelCase as the interface has always had them."""
-
-    def to_representation(self, value):
-        return super().to_representation(camel_keys(value))
-
-
 class AlertOut(serializers.Serializer):
     id = serializers.UUIDField()
     alertType = serializers.CharField(source="alert_type")
@@ -46,7 +39,7 @@ class AlertOut(serializers.Serializer):
     user = AlertUserOut()
     severity = serializers.CharField()
     status = serializers.CharField()
-    details = AlertDetailsField()
+    details = CamelKeysJSONField()
     relatedTransactionIds = serializers.SerializerMethodField()
     assignee = AssigneeOut(source="assigned_to", allow_null=True)
     assignedTo = StaffRefOut(source="assigned_to", allow_null=True)

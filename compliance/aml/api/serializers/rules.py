@@ -4,7 +4,12 @@ import datetime as dt
 
 from rest_framework import serializers
 
-from backoffice.api.serializers import BoundedJSONField, BoundedJSONObjectField, RejectUnknownFieldsMixin
+from backoffice.api.serializers import (
+    BoundedJSONField,
+    BoundedJSONObjectField,
+    CamelKeysJSONField,
+    RejectUnknownFieldsMixin,
+)
 from backoffice.limits import NOTE_MAX_LENGTH
 from compliance.aml.models.rules import AMLRule
 from compliance.casework.choices import Severity
@@ -110,7 +115,8 @@ class RuleVersionOut(serializers.Serializer):
     """One version: its parameters, who proposed it (changedBy, proposedBy), who approved it, when and why."""
 
     version = serializers.IntegerField()
-    snapshot = serializers.JSONField()
+    # stored with the model's field names; answered with the interface's, the conditions as the client wrote them
+    snapshot = CamelKeysJSONField(depth=1)
     conditions = serializers.SerializerMethodField()
     severity = serializers.SerializerMethodField()
     actions = serializers.SerializerMethodField()
@@ -137,7 +143,7 @@ class RuleVersionOut(serializers.Serializer):
         return obj.snapshot.get("actions")
 
     def get_isActive(self, obj) -> bool | None:
-        return obj.snapshot.get("isActive")
+        return obj.snapshot.get("is_active")
 
     def get_changedBy(self, obj) -> dict | None:
         return staff_ref(obj.changed_by)

@@ -5,7 +5,7 @@ from unittest import mock
 
 from compliance.aml.engine.hooks import screening_paused
 from compliance.aml.models.alerts import Alert
-from compliance.aml.tests.engine.conftest import make_rule
+from compliance.aml.tests.engine.helpers import make_rule
 from kyc.models import Transaction
 from kyc.services import transaction_record
 

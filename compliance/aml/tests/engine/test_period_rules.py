@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-from compliance.aml.tests.engine.conftest import NOON, hits_of, make_rule, tx
+from compliance.aml.tests.engine.helpers import NOON, hits_of, make_rule, tx
 from kyc.models import PlatformUser
 
 DAY = 24 * 60

@@ -4,7 +4,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from compliance.aml.models.alerts import Alert
-from compliance.aml.tests.engine.conftest import make_rule, tx
+from compliance.aml.tests.engine.helpers import make_rule, tx
 
 
 def _run(*args):

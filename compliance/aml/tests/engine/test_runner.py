@@ -5,7 +5,7 @@ import datetime as dt
 from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.rules import rule_update
-from compliance.aml.tests.engine.conftest import NOON, make_rule, tx
+from compliance.aml.tests.engine.helpers import NOON, make_rule, tx
 
 SINCE = NOON - dt.timedelta(days=1)
 UNTIL = NOON + dt.timedelta(days=1)

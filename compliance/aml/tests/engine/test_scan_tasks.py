@@ -13,7 +13,7 @@ from compliance.aml import tasks
 from compliance.aml.models.alerts import Alert
 from compliance.aml.models.scans import AMLScan
 from compliance.aml.services import scans as services
-from compliance.aml.tests.engine.conftest import NOON, make_rule, tx
+from compliance.aml.tests.engine.helpers import NOON, make_rule, tx
 from compliance.aml.tests.factories import AlertFactory
 
 pytestmark = pytest.mark.django_db

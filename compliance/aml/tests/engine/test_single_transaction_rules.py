@@ -1,6 +1,6 @@
 """threshold, pep_related, behavioral, high_risk_transaction, regional_risk: one row decides."""
 
-from compliance.aml.tests.engine.conftest import hits_of, make_rule, tx
+from compliance.aml.tests.engine.helpers import hits_of, make_rule, tx
 
 
 def test_threshold_flags_a_transaction_at_or_above_the_amount(user):

@@ -12,7 +12,7 @@ from compliance.aml.engine.runner import scan, scan_transaction
 from compliance.aml.models.alerts import Alert
 from compliance.aml.models.governance import RuleSnooze
 from compliance.aml.services.governance import rule_snooze, rule_snooze_end
-from compliance.aml.tests.engine.conftest import NOON, make_rule, tx
+from compliance.aml.tests.engine.helpers import NOON, make_rule, tx
 
 SINCE = NOON - dt.timedelta(days=1)
 UNTIL = NOON + dt.timedelta(days=1)

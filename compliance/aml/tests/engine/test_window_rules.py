@@ -3,7 +3,7 @@ vendor_specific, cft_related, business_sector."""
 
 import datetime as dt
 
-from compliance.aml.tests.engine.conftest import NOON, hits_of, make_rule, tx
+from compliance.aml.tests.engine.helpers import NOON, hits_of, make_rule, tx
 from kyc.tests.factories import PlatformUserFactory
 from vendors.tests.factories import VendorFactory
 

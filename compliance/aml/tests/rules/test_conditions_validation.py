@@ -3,7 +3,7 @@
 import pytest
 
 from compliance.aml.engine.parameters import PARAMETERS, validate_conditions
-from compliance.aml.tests.rules.conftest import VALID_CONDITIONS, rule_body
+from compliance.aml.tests.rules.helpers import VALID_CONDITIONS, rule_body
 
 URL = "/api/v1/admin/aml/rules"
 
@@ -108,7 +108,7 @@ def test_conditions_must_be_an_object(mlro):
 @pytest.mark.parametrize("actions", [{"block": "true"}, {"hold": 1}, {"createAlert": None}])
 def test_decision_actions_must_be_booleans(staff_client, actions):
     from backoffice.choices import StaffRole
-    from compliance.aml.tests.rules.conftest import rule_body
+    from compliance.aml.tests.rules.helpers import rule_body
 
     client, _ = staff_client(StaffRole.MLRO)
     r = client.post("/api/v1/admin/aml/rules", rule_body(actions=actions), format="json")
@@ -117,7 +117,7 @@ def test_decision_actions_must_be_booleans(staff_client, actions):
 
 def test_a_rule_that_blocks_is_created_and_shown(staff_client):
     from backoffice.choices import StaffRole
-    from compliance.aml.tests.rules.conftest import rule_body
+    from compliance.aml.tests.rules.helpers import rule_body
 
     client, _ = staff_client(StaffRole.MLRO)
     r = client.post("/api/v1/admin/aml/rules", rule_body(actions={"createAlert": True, "block": True}), format="json")

@@ -2,7 +2,7 @@ import pytest
 
 from backoffice.models import AuditLog
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
-from compliance.aml.tests.rules.conftest import VALID_CONDITIONS, rule_body
+from compliance.aml.tests.rules.helpers import VALID_CONDITIONS, rule_body
 
 URL = "/api/v1/admin/aml/rules"
 

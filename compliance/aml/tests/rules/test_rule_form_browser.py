@@ -8,7 +8,7 @@ from backoffice.tests.factories import PASSWORD, StaffFactory
 from compliance.aml.choices import RuleType
 from compliance.aml.engine.parameters import parameters_of
 from compliance.aml.models.rules import AMLRule
-from compliance.aml.tests.rules.conftest import VALID_CONDITIONS
+from compliance.aml.tests.rules.helpers import VALID_CONDITIONS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

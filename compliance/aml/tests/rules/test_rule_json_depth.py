@@ -8,7 +8,7 @@ from django.test import Client
 from backoffice.jsondepth import MAX_STORED_JSON_DEPTH
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.models.rules import AMLRule
-from compliance.aml.tests.rules.conftest import rule_body
+from compliance.aml.tests.rules.helpers import rule_body
 
 URL = "/api/v1/admin/aml/rules"
 

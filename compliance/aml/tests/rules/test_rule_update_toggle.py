@@ -23,7 +23,10 @@ def test_update_changes_fields_and_keeps_the_previous_version(mlro, make_rule):
     assert versions[0].snapshot["name"] == rule["name"] and versions[1].snapshot["name"] == "Renamed"
     assert versions[1].changed_by == staff
     entry = AuditLog.objects.get(action="aml_rule.update", object_id=rule["id"])
-    assert entry.changes["fields"]["name"] == [rule["name"], "Renamed"]
+    # the toolkit's diff, as every other audit entry: {field: {"from", "to"}}
+    assert entry.changes["fields"]["name"] == {"from": rule["name"], "to": "Renamed"}
+    assert entry.changes["fields"]["severity"] == {"from": "MEDIUM", "to": "HIGH"}
+    assert set(entry.changes["fields"]) == {"name", "severity", "conditions"}
 
 
 def test_update_by_uuid_works_too(mlro, make_rule):

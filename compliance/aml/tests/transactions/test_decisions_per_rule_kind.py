@@ -5,122 +5,16 @@ next transaction completes the rule's pattern; that transaction then goes throug
 Without the ledger's history (or below the thresholds) the same transaction is allowed with no hit.
 """
 
-import datetime as dt
-from decimal import Decimal
-
 import pytest
 
-from compliance.aml.engine.hooks import screening_paused
 from compliance.aml.models.alerts import Alert
-from compliance.aml.tests.transactions.conftest import make_rule
+from compliance.aml.tests.transactions.helpers import NOON, SCENARIOS, customer, history, make_rule
 from kyc.models import PlatformUser, Transaction
 from kyc.services import transaction_record
 from kyc.tests.factories import PlatformUserFactory
 from vendors.tests.factories import VendorFactory
 
 pytestmark = pytest.mark.django_db
-
-NOON = dt.datetime(2026, 6, 10, 12, 0, tzinfo=dt.UTC)  # 14:00 in Eswatini
-
-
-def at(minutes=0, **delta):
-    return NOON + dt.timedelta(minutes=minutes, **delta)
-
-
-def history(user, rows):
-    with screening_paused():
-        for fields in rows:
-            transaction_record(user=user, **fields)
-
-
-SCENARIOS = {
-    "threshold": (
-        {"thresholdAmount": 1000},
-        lambda u, ctx: [],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1500")},
-    ),
-    "structuring": (
-        {"thresholdAmount": 3000, "thresholdCount": 3, "timeWindowHours": 24},
-        lambda u, ctx: [{"type": "TOP_UP", "amount": Decimal("1000"), "created_at": at(-m)} for m in (120, 60)],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1000")},
-    ),
-    "velocity": (
-        {"percentageChange": 100, "timeWindowHours": 24},
-        lambda u, ctx: [{"type": "TOP_UP", "amount": Decimal("100"), "created_at": at(hours=-24)}],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1000")},
-    ),
-    "behavioral": (
-        {"thresholdAmount": 1000, "occupations": ["student"]},
-        lambda u, ctx: [],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1500")},
-    ),
-    "pep_related": (
-        {"thresholdAmount": 1000},
-        lambda u, ctx: [],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1500")},
-    ),
-    "network_analysis": (
-        {"minSenders": 3, "minTotalAmount": 3000, "timeWindowHours": 24},
-        lambda u, ctx: [
-            {"type": "TRANSFER_IN", "amount": Decimal("1000"), "counterparty_user": s, "created_at": at(-m)}
-            for s, m in zip(ctx["senders"][:2], (90, 30), strict=True)
-        ],
-        lambda u, ctx: {"type": "TRANSFER_IN", "amount": Decimal("1000"), "counterparty_user": ctx["senders"][2]},
-    ),
-    "high_risk_transaction": (
-        {"thresholdAmount": 1000, "transactionTypes": ["WITHDRAWAL"]},
-        lambda u, ctx: [],
-        lambda u, ctx: {"type": "WITHDRAWAL", "amount": Decimal("1500")},
-    ),
-    "pattern_detection": (
-        {"minAmount": 100, "timeWindowMinutes": 60, "similarityPercentage": 90},
-        lambda u, ctx: [{"type": "TRANSFER_OUT", "amount": Decimal("500"), "created_at": at(-m)} for m in (20, 10)],
-        lambda u, ctx: {"type": "TRANSFER_OUT", "amount": Decimal("505")},
-    ),
-    "account_lifecycle": (
-        {"inactiveDays": 30, "thresholdAmount": 1000},
-        lambda u, ctx: [{"type": "TOP_UP", "amount": Decimal("10"), "created_at": at(days=-60)}],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1500")},
-    ),
-    "digital_wallet": (
-        {"minAmount": 1000, "timeWindowMinutes": 60, "topupPercentageTransferred": 90},
-        lambda u, ctx: [{"type": "TOP_UP", "amount": Decimal("1000"), "created_at": at(-10)}],
-        lambda u, ctx: {"type": "TRANSFER_OUT", "amount": Decimal("950")},
-    ),
-    "regional_risk": (
-        {"regions": ["Lavumisa"]},
-        lambda u, ctx: [],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("10"), "region": "Lavumisa"},
-    ),
-    "regulatory_reporting": (
-        {"reportingThreshold": 3000},
-        lambda u, ctx: [{"type": "TOP_UP", "amount": Decimal("2000"), "created_at": at(-180)}],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1500")},
-    ),
-    "mobile_money": (
-        {"minCount": 3, "minTotalAmount": 3000, "timeWindowHours": 24, "transactionTypes": ["TOP_UP"]},
-        lambda u, ctx: [
-            {"type": "TOP_UP", "amount": Decimal("1000"), "channel": "MOBILE_MONEY", "created_at": at(-m)}
-            for m in (60, 30)
-        ],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1000"), "channel": "MOBILE_MONEY"},
-    ),
-    "vendor_specific": (
-        {"thresholdAmount": 1000, "timeWindowHours": 24},
-        lambda u, ctx: [],
-        lambda u, ctx: {"type": "VENDOR_PAYMENT", "amount": Decimal("1500"), "counterparty_vendor": ctx["vendor"]},
-    ),
-    "cft_related": (
-        {"countries": ["KP"], "thresholdAmount": 0, "timeWindowHours": 24},
-        lambda u, ctx: [],
-        lambda u, ctx: {"type": "TRANSFER_OUT", "amount": Decimal("50"), "country": "KP"},
-    ),
-    "business_sector": (
-        {"sectors": ["gambling"], "thresholdAmount": 1000, "timeWindowHours": 24},
-        lambda u, ctx: [],
-        lambda u, ctx: {"type": "CARD_PAYMENT", "amount": Decimal("1500"), "counterparty_vendor": ctx["casino"]},
-    ),
-}
 
 
 @pytest.fixture
@@ -130,13 +24,6 @@ def ctx(db):
         "vendor": VendorFactory(),
         "casino": VendorFactory(business_sector="Gambling"),
     }
-
-
-def customer():
-    user = PlatformUserFactory(balance=Decimal("100000"), occupation="Student", is_potential_pep=True)
-    PlatformUser.objects.filter(pk=user.pk).update(created_at=at(days=-400))
-    user.refresh_from_db()
-    return user
 
 
 EXPECTED = {

@@ -16,8 +16,7 @@ import pytest
 from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.models.rules import AMLRule
-from compliance.aml.tests.transactions.conftest import make_rule
-from compliance.aml.tests.transactions.test_decisions_per_rule_kind import NOON, SCENARIOS, customer
+from compliance.aml.tests.transactions.helpers import NOON, SCENARIOS, customer, make_rule
 from kyc.models import Transaction
 from kyc.services import transaction_record
 from kyc.tests.factories import PlatformUserFactory

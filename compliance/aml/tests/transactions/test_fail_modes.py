@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from compliance.aml.engine import hooks, runner
 from compliance.aml.engine.runner import scan
-from compliance.aml.tests.transactions.conftest import make_rule
+from compliance.aml.tests.transactions.helpers import make_rule
 from kyc.models import PlatformUser, Transaction
 from kyc.services import transaction_record
 

@@ -12,9 +12,9 @@ from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.held import held_escalate
-from compliance.aml.tests.transactions.conftest import make_rule
+from compliance.aml.tests.transactions.helpers import make_rule
 from compliance.casework.models import CaseComment
-from kyc.models import PlatformUser, Transaction
+from kyc.models import PlatformUser, Transaction, TransactionEvent
 from kyc.services import transaction_record
 
 pytestmark = pytest.mark.django_db
@@ -82,6 +82,28 @@ def test_reject_from_the_page_moves_nothing(held, user):
     assert PlatformUser.objects.get(pk=user.pk).balance == Decimal("1000.00")
     customer_page = client.get(reverse("admin:kyc_platformuser_change", args=[user.pk])).content.decode()
     assert "Rejected after review (hold for review)" in customer_page
+
+
+def test_each_decision_leaves_one_history_row_shown_on_the_held_and_ledger_pages(held):
+    older, newer = held
+    client, officer = browser(StaffRole.MLRO)
+    client.post(reverse("admin:compliance_heldtransaction_decide", args=[older.pk]), {"op": "release", "note": "Rent"})
+    client.post(reverse("admin:compliance_heldtransaction_decide", args=[newer.pk]), {"op": "reject", "note": "Mule"})
+    # a second decision on a decided row is refused and writes nothing
+    client.post(reverse("admin:compliance_heldtransaction_decide", args=[older.pk]), {"op": "reject", "note": "Late"})
+    rows = TransactionEvent.objects.order_by("transaction__created_at").values_list(
+        "transaction", "from_status", "to_status", "actor", "note"
+    )
+    assert list(rows) == [
+        (older.pk, "HELD", "COMPLETED", officer.pk, "Rent"),
+        (newer.pk, "HELD", "REJECTED", officer.pk, "Mule"),
+    ]
+    page = client.get(reverse("admin:compliance_heldtransaction_change", args=[older.pk])).content.decode()
+    assert 'data-testid="held-history"' in page and "Held for review" in page and "Nomsa Dube" in page
+    admin_client, _ = browser(StaffRole.ADMIN)
+    ledger_page = admin_client.get(reverse("admin:kyc_transaction_change", args=[newer.pk])).content.decode()
+    assert "History (the decision on a held row)" in ledger_page and "Rejected after review" in ledger_page
+    assert "Mule" in ledger_page
 
 
 @pytest.mark.parametrize("role", [StaffRole.SUPPORT, StaffRole.FINANCE])

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from backoffice.choices import StaffRole
-from compliance.aml.tests.transactions.conftest import HELD, INTAKE, body, make_rule
+from compliance.aml.tests.transactions.helpers import HELD, INTAKE, body, make_rule
 from kyc.models import Transaction
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.utils import timezone
 from backoffice.choices import StaffRole
 from backoffice.tests.browser import page, sign_in  # noqa: F401  (fixture)
 from backoffice.tests.factories import PASSWORD, StaffFactory
-from compliance.aml.tests.transactions.conftest import make_rule
+from compliance.aml.tests.transactions.helpers import make_rule
 from kyc.models import PlatformUser, Transaction
 from kyc.services import transaction_record
 from kyc.tests.factories import PlatformUserFactory

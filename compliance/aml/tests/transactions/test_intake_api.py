@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from compliance.aml.models.alerts import Alert
-from compliance.aml.tests.transactions.conftest import DRY_RUN, INTAKE, body, make_rule
+from compliance.aml.tests.transactions.helpers import DRY_RUN, INTAKE, body, make_rule
 from kyc.models import Transaction
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ import pytest
 from backoffice.tests.concurrency import run_in_threads
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.models.alerts import Alert
-from compliance.aml.tests.transactions.conftest import make_rule
-from kyc.models import PlatformUser, Transaction
+from compliance.aml.tests.transactions.helpers import make_rule
+from kyc.models import PlatformUser, Transaction, TransactionEvent
 from kyc.services.ledger import held_transaction_release, transaction_intake
 from kyc.tests.factories import PlatformUserFactory
 
@@ -61,6 +61,10 @@ def test_concurrent_releases_move_the_money_once(settings):
     assert len(done) == 1 and len(refused) == 5
     assert all(getattr(o, "code", "") == "INVALID_TRANSITION" for o in refused), refused
     assert PlatformUser.objects.get(pk=user.pk).balance == Decimal("400.00")
+    # one decision, one history row: the refused releases left none
+    assert list(TransactionEvent.objects.filter(transaction=tx).values_list("from_status", "to_status", "actor")) == [
+        ("HELD", "COMPLETED", done[0].reviewed_by_id)
+    ]
 
 
 def test_alerts_are_written_by_the_background_worker_after_the_answer(settings):

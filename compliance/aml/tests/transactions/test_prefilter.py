@@ -13,8 +13,7 @@ from compliance.aml.engine.base import Scope
 from compliance.aml.engine.hooks import screening_paused
 from compliance.aml.engine.prefilter import activity_skips, could_hit
 from compliance.aml.engine.runner import evaluate
-from compliance.aml.tests.transactions.conftest import make_rule
-from compliance.aml.tests.transactions.test_decisions_per_rule_kind import NOON, SCENARIOS
+from compliance.aml.tests.transactions.helpers import NOON, SCENARIOS, make_rule
 from kyc.models import UserActivityHour
 from kyc.services import transaction_record
 from kyc.services.activity import activity_add, activity_rebuild

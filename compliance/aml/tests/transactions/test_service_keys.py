@@ -12,8 +12,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from backoffice.choices import StaffRole
-from backoffice.models import AuditLog, ServiceKey
-from backoffice.services.service_keys import service_key_create
+from backoffice.models import SERVICE_KEY_SCOPES, AuditLog, ServiceKey
+from backoffice.services.service_keys import service_key_create, service_key_rotate
 from backoffice.tests.factories import StaffFactory
 from kyc.tests.factories import PlatformUserFactory
 
@@ -52,10 +52,21 @@ def test_revoking_by_name_shuts_the_key_out():
     call_command("revoke_service_key", "--name", "cards", stdout=StringIO())
     r = key_client(made.key).post(INTAKE, body(PlatformUserFactory()), format="json")
     assert r.status_code == 401 and r.json()["error"]["code"] == "UNAUTHORIZED"
-    assert list(AuditLog.objects.order_by("id").values_list("action", flat=True)) == [
-        "service_key.create",
-        "service_key.revoke",
+    prefix = made.service_key.prefix
+    assert list(AuditLog.objects.order_by("id").values_list("action", "object_type", "changes")) == [
+        ("service_key.create", "service_key", {"name": "cards", "prefix": prefix, "scopes": list(SERVICE_KEY_SCOPES)}),
+        ("service_key.revoke", "service_key", {"name": "cards", "prefix": prefix}),
     ]
+
+
+def test_rotating_audits_the_old_and_new_prefix():
+    made = service_key_create(name="cards")
+    rotated = service_key_rotate(service_key=made.service_key)
+    entry = AuditLog.objects.get(action="service_key.rotate")
+    assert entry.changes == {
+        "name": "cards",
+        "prefix": {"from": made.service_key.prefix, "to": rotated.service_key.prefix},
+    }
 
 
 def test_a_key_opens_nothing_else_and_a_wrong_key_is_401():

@@ -1,27 +1,13 @@
-"""Fixtures of the case work tests: files as a client uploads them, made from scratch."""
+"""This folder's fixtures; they are defined in helpers.py beside this file, where other folders import them."""
 
-import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
-
-from backoffice.tests.uploads.corpus import handmade_pdf, javascript_action, jpeg, pikepdf_pdf, png
-from compliance.aml.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
-from compliance.sars.tests.sar.conftest import (  # noqa: F401 - fixtures
+from compliance.casework.tests.casework.helpers import (  # noqa: F401 - fixtures
     client_for,
     clients,
     crew,
+    make_alert,
     make_sar,
+    rule,
+    stored_files,
     subject,
     subject_alert,
 )
-
-__all__ = ["handmade_pdf", "javascript_action", "jpeg", "pdf_upload", "pikepdf_pdf", "png"]
-
-
-def pdf_upload(name: str = "evidence.pdf", **options) -> SimpleUploadedFile:
-    return SimpleUploadedFile(name, pikepdf_pdf(**options), content_type="application/pdf")
-
-
-@pytest.fixture(autouse=True)
-def stored_files(media):
-    """Every upload of these tests lands in a temporary MEDIA_ROOT."""
-    return media

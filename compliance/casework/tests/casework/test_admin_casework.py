@@ -6,8 +6,8 @@ from django.urls import reverse
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.casework.models.casework import CaseAttachment, CaseComment
-from compliance.casework.tests.casework.conftest import pdf_upload, png
-from compliance.sars.tests.sar.conftest import file_sar
+from compliance.casework.tests.casework.helpers import pdf_upload, png
+from compliance.sars.tests.sar.helpers import file_sar
 
 
 def signed_in(client, staff):

@@ -9,8 +9,8 @@ from backoffice.choices import StaffRole
 from backoffice.models import AuditLog
 from backoffice.tests.factories import StaffFactory
 from compliance.casework.models.casework import CaseAttachment
-from compliance.casework.tests.casework.conftest import handmade_pdf, javascript_action, jpeg, pikepdf_pdf, png
-from compliance.sars.tests.sar.conftest import client_for
+from compliance.casework.tests.casework.helpers import handmade_pdf, javascript_action, jpeg, pikepdf_pdf, png
+from compliance.sars.tests.sar.helpers import client_for
 
 ATTACHMENT_KEYS = {"id", "filename", "size", "contentType", "url", "uploadedBy", "createdAt"}
 

@@ -8,7 +8,7 @@ from backoffice.choices import StaffRole
 from backoffice.models import AuditLog
 from backoffice.tests.factories import StaffFactory
 from compliance.casework.models.casework import CaseComment
-from compliance.sars.tests.sar.conftest import client_for
+from compliance.sars.tests.sar.helpers import client_for
 
 COMMENT_KEYS = {"id", "author", "text", "forReport", "createdAt"}
 

@@ -1,1 +1,3 @@
-from compliance.aml.tests.alerts.conftest import make_alert, rule  # noqa: F401  (the alert fixtures)
+"""The alert fixtures, shared with the deadline tests."""
+
+from compliance.aml.tests.alerts.helpers import make_alert, rule  # noqa: F401 - fixtures

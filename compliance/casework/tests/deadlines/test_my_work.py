@@ -9,7 +9,7 @@ from compliance.aml.models.alerts import Alert
 from compliance.sars.admin.mywork import waiting_for
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR
-from compliance.sars.tests.sar.conftest import crew, make_sar, subject  # noqa: F401 - fixtures
+from compliance.sars.tests.sar.helpers import crew, make_sar, subject  # noqa: F401 - fixtures
 
 
 def cards_of(staff) -> dict[str, str]:

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from backoffice.api.serializers import RejectUnknownFieldsMixin, StrictCharField
+from backoffice.api.serializers import CamelKeysJSONField, RejectUnknownFieldsMixin, StrictCharField
 from compliance.aml.api.serializers.rules import StrictBoolean
 from compliance.peps.choices import PEPCategory, PEPMatchStatus
 from compliance.peps.models.pep import MAX_ALIASES, NAME_MAX, canonical_category, date_of_birth_problem
@@ -198,7 +198,7 @@ class MatchedUserOut(serializers.Serializer):
     fullName = serializers.CharField(source="user.full_name")
     score = serializers.FloatField()
     status = serializers.CharField()
-    explanation = serializers.JSONField()
+    explanation = CamelKeysJSONField()
     createdAt = serializers.DateTimeField(source="created_at")
     reviewedAt = serializers.DateTimeField(source="reviewed_at", allow_null=True)
 
@@ -210,7 +210,7 @@ class PEPDetailOut(PEPOut):
 class ScreenHitOut(serializers.Serializer):
     pep = PEPOut()
     score = serializers.SerializerMethodField()
-    explanation = serializers.JSONField(source="match.explanation")
+    explanation = CamelKeysJSONField(source="match.explanation", stored=False)  # computed, never stored
 
     def get_score(self, hit) -> float:
         return round(hit.match.score, 4)
@@ -240,7 +240,7 @@ class PEPMatchOut(serializers.Serializer):
     fullName = serializers.CharField(source="user.full_name")
     score = serializers.FloatField()
     status = serializers.CharField()
-    explanation = serializers.JSONField()
+    explanation = CamelKeysJSONField()
     matcherVersion = serializers.CharField(source="matcher_version")
     alertId = serializers.UUIDField(source="alert_id", allow_null=True)
     reviewedBy = RefOut(source="reviewed_by", allow_null=True)

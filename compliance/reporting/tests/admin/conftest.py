@@ -1,1 +1,3 @@
-from compliance.reporting.tests.threshold.conftest import api, customer, rule, staff  # noqa: F401 - fixtures
+"""The threshold report fixtures, shared with the admin pages' tests."""
+
+from compliance.reporting.tests.threshold.helpers import api, customer, rule, staff  # noqa: F401 - fixtures

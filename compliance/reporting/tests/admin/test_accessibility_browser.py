@@ -9,7 +9,7 @@ from backoffice.tests.axe import serious_violations
 from backoffice.tests.browser import signed_in_page
 from compliance.reporting.models import ThresholdReport
 from compliance.reporting.services.threshold import threshold_batch_prepare, threshold_batch_submit
-from compliance.reporting.tests.threshold.conftest import MORNING, cash
+from compliance.reporting.tests.threshold.helpers import MORNING, cash
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,8 +10,8 @@ from django.urls import reverse
 from backoffice.tests.admin_queries import admin_browser, assert_flat
 from compliance.reporting.models import ThresholdReport, ThresholdReportBatch
 from compliance.reporting.services.threshold import threshold_batch_prepare, threshold_batch_submit
-from compliance.reporting.tests.threshold.conftest import MORNING, cash
-from compliance.sars.tests.goaml.conftest import SUBSET_XSD
+from compliance.reporting.tests.threshold.helpers import MORNING, cash
+from compliance.sars.tests.goaml.helpers import SUBSET_XSD
 from kyc.tests.factories import PlatformUserFactory
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from backoffice.tests.browser import signed_in_page
 from compliance.reporting.models import ThresholdReport, ThresholdReportBatch
-from compliance.reporting.tests.threshold.conftest import MORNING, cash
-from compliance.sars.tests.goaml.conftest import SUBSET_XSD
+from compliance.reporting.tests.threshold.helpers import MORNING, cash
+from compliance.sars.tests.goaml.helpers import SUBSET_XSD
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from compliance.reporting.models import ThresholdReport, ThresholdReportBatch, ThresholdReportFiling
 from compliance.reporting.selectors.statistics import CSV_HEADER, regulator_statistics
 from compliance.sars.models.sar import SAR
-from compliance.sars.tests.sar.conftest import crew, file_sar, subject  # noqa: F401 - fixtures
+from compliance.sars.tests.sar.helpers import crew, file_sar, subject  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
 UTC = dt.UTC

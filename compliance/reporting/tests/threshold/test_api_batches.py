@@ -9,9 +9,9 @@ import pytest
 from lxml import etree
 
 from compliance.reporting.models import ThresholdReport, ThresholdReportFiling
-from compliance.reporting.tests.threshold.conftest import MORNING, cash
+from compliance.reporting.tests.threshold.helpers import MORNING, cash
 from compliance.sars.goaml.schema import load_schema, schema_errors
-from compliance.sars.tests.goaml.conftest import SUBSET_XSD
+from compliance.sars.tests.goaml.helpers import SUBSET_XSD
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/admin/aml/threshold-reports"

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from compliance.reporting.tests.threshold.conftest import MORNING, cash
+from compliance.reporting.tests.threshold.helpers import MORNING, cash
 from kyc.tests.factories import PlatformUserFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.db import transaction
 from backoffice.tests.concurrency import run_in_threads
 from compliance.reporting.models import ThresholdReport
 from compliance.reporting.services.threshold import threshold_report_for_transaction
-from compliance.reporting.tests.threshold.conftest import MORNING, cash
+from compliance.reporting.tests.threshold.helpers import MORNING, cash
 from kyc.tests.factories import TransactionFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]

@@ -15,8 +15,8 @@ from backoffice.models import Staff
 from compliance import demo
 from compliance.reporting.models import ThresholdReport, ThresholdReportBatch
 from compliance.sars.goaml.schema import load_schema, schema_errors
-from compliance.sars.tests.goaml.conftest import SUBSET_XSD
-from compliance.sars.tests.sar.conftest import client_for
+from compliance.sars.tests.goaml.helpers import SUBSET_XSD
+from compliance.sars.tests.sar.helpers import client_for
 from kyc import demo as kyc_demo
 from vendors import demo as vendors_demo
 

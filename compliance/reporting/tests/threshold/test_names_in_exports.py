@@ -10,10 +10,9 @@ from hypothesis import strategies as st
 
 from compliance.reporting.models import ThresholdReport
 from compliance.reporting.services.threshold import threshold_batch_export, threshold_batch_prepare
-from compliance.reporting.tests.threshold.conftest import MORNING, cash
+from compliance.reporting.tests.threshold.helpers import MORNING, cash
 from compliance.sars.goaml.schema import load_schema, schema_errors
-from compliance.sars.tests.goaml.conftest import SUBSET_XSD
-from compliance.sars.tests.goaml.test_names_fit_the_schema import any_script_name
+from compliance.sars.tests.goaml.helpers import SUBSET_XSD, any_script_name
 from kyc.tests.factories import PlatformUserFactory
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 from compliance.reporting.choices import ThresholdReportStatus
 from compliance.reporting.models import ThresholdReport
 from compliance.reporting.services.threshold import threshold_batch_prepare
-from compliance.reporting.tests.threshold.conftest import MORNING, cash
+from compliance.reporting.tests.threshold.helpers import MORNING, cash
 from kyc import hooks
 from kyc.services import transaction_record
 from kyc.services.ledger import lock_user

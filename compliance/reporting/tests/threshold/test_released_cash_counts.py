@@ -2,9 +2,9 @@
 
 import pytest
 
-from compliance.aml.tests.transactions.conftest import make_rule
+from compliance.aml.tests.transactions.helpers import make_rule
 from compliance.reporting.models import ThresholdReport
-from compliance.reporting.tests.threshold.conftest import cash
+from compliance.reporting.tests.threshold.helpers import cash
 from kyc.choices import TransactionStatus
 from kyc.services.ledger import held_transaction_release
 

@@ -11,7 +11,7 @@ from compliance import demo
 from compliance.sars.choices import SARStatus
 from compliance.sars.goaml.schema import schema_errors
 from compliance.sars.models.sar import SAR
-from compliance.sars.tests.sar.conftest import client_for
+from compliance.sars.tests.sar.helpers import client_for
 from kyc import demo as kyc_demo
 from vendors import demo as vendors_demo
 

@@ -14,54 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compliance.sars.goaml.fit import NAME_UNKNOWN, fit, fit_name, fit_text
-from compliance.sars.tests.goaml.conftest import errors_of, report_of
-from compliance.sars.tests.sar.conftest import file_sar
+from compliance.sars.tests.goaml.helpers import any_script_name, errors_of, report_of
+from compliance.sars.tests.sar.helpers import file_sar
 from kyc.tests.factories import TransactionFactory
 from vendors.models import Vendor
 
 NAME = re.compile(r"[a-zA-Z0-9 .'\-]+")
-
-# The scripts names.parse transliterates (Latin with diacritics, the alphabets, the abjads, the
-# syllabic scripts), as Unicode ranges of their letters.
-SCRIPTS = {
-    "Latin with diacritics": (0x00C0, 0x024F),
-    "Greek": (0x0391, 0x03C9),
-    "Cyrillic": (0x0410, 0x044F),
-    "Armenian": (0x0531, 0x0556),
-    "Hebrew": (0x05D0, 0x05EA),
-    "Arabic": (0x0621, 0x064A),
-    "Syriac": (0x0710, 0x072F),
-    "Thaana": (0x0780, 0x07A5),
-    "NKo": (0x07CA, 0x07EA),
-    "Devanagari": (0x0905, 0x0939),
-    "Bengali": (0x0985, 0x09B9),
-    "Gurmukhi": (0x0A05, 0x0A39),
-    "Gujarati": (0x0A85, 0x0AB9),
-    "Oriya": (0x0B05, 0x0B39),
-    "Thai": (0x0E01, 0x0E2E),
-    "Georgian": (0x10D0, 0x10FA),
-    "Ethiopic": (0x1200, 0x1248),
-    "Hangul": (0xAC00, 0xD7A3),
-    "CJK": (0x4E00, 0x9FFF),
-    "Hiragana": (0x3041, 0x3096),
-    "Katakana": (0x30A1, 0x30FA),
-}
-PUNCTUATION = '()[]{},;:/\\&!?"`@#%*+=<>|~^_’‘“”–—'
-
-
-def words_in(lo: int, hi: int):
-    letters = st.characters(min_codepoint=lo, max_codepoint=hi, categories=["L", "M"])
-    word = st.text(letters, min_size=1, max_size=12)
-    return st.lists(word, min_size=1, max_size=4).map(" ".join)
-
-
-any_script_name = st.one_of(
-    *(words_in(lo, hi) for lo, hi in SCRIPTS.values()),
-    # mixed with the punctuation people put in names and organisations' names
-    st.text(st.sampled_from(list(PUNCTUATION) + list("aZ09 .'-éøßЖ李")), min_size=1, max_size=300),
-    # anything at all, control characters and surrogate-free astral planes included
-    st.text(min_size=1, max_size=300),
-)
 
 
 @given(any_script_name)

@@ -5,11 +5,11 @@ from decimal import Decimal
 import pytest
 
 from compliance.casework.services.casework import attachment_add, comment_add
-from compliance.casework.tests.casework.conftest import pdf_upload
+from compliance.casework.tests.casework.helpers import pdf_upload
 from compliance.sars.choices import SARStatus
 from compliance.sars.goaml import DRAFT_MARKER
-from compliance.sars.tests.goaml.conftest import errors_of, goaml_of, report_of
-from compliance.sars.tests.sar.conftest import file_sar, move, sar_in
+from compliance.sars.tests.goaml.helpers import errors_of, goaml_of, report_of
+from compliance.sars.tests.sar.helpers import file_sar, move, sar_in
 from kyc.tests.factories import TransactionFactory
 
 pytestmark = pytest.mark.django_db

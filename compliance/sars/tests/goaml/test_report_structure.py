@@ -12,8 +12,8 @@ from decimal import Decimal
 import pytest
 
 from compliance.sars.choices import SARStatus
-from compliance.sars.tests.goaml.conftest import errors_of, goaml_of, report_of
-from compliance.sars.tests.sar.conftest import file_sar, move
+from compliance.sars.tests.goaml.helpers import errors_of, goaml_of, report_of
+from compliance.sars.tests.sar.helpers import file_sar, move
 from kyc.choices import Channel, TransactionType
 from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 from vendors.models import Vendor

@@ -5,7 +5,7 @@ import pytest
 
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SARTransition
-from compliance.sars.tests.goaml.test_submit_validation import ready_for_approval, submit
+from compliance.sars.tests.goaml.helpers import ready_for_approval, submit
 
 pytestmark = pytest.mark.django_db
 

@@ -7,21 +7,9 @@ from django.urls import reverse
 from compliance.aml.choices import AlertStatus
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SARTransition
-from compliance.sars.tests.goaml.conftest import SUBSET_XSD
-from compliance.sars.tests.sar.conftest import file_sar, move
+from compliance.sars.tests.goaml.helpers import SUBSET_XSD, ready_for_approval, submit
 
 pytestmark = pytest.mark.django_db
-
-
-def submit(clients, crew, sar):
-    body = {"status": "SUBMITTED", "approvedBy": str(crew["approver"].pk)}
-    return clients["approver"].put(f"/api/v1/admin/aml/sars/{sar.pk}/status", body, format="json")
-
-
-def ready_for_approval(subject, crew, **fields):
-    sar = file_sar(subject, crew["filer"], **fields)
-    move(sar, crew["filer"], SARStatus.PENDING_REVIEW)
-    return move(sar, crew["reviewer"], SARStatus.PENDING_APPROVAL)
 
 
 def test_a_report_that_validates_is_submitted(clients, crew, subject, settings):

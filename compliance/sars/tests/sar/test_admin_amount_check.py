@@ -6,8 +6,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from compliance.sars.tests.sar.conftest import file_sar
-from compliance.sars.tests.sar.test_admin_sar_drafting import draft_form, signed_in
+from compliance.sars.tests.sar.helpers import draft_form, file_sar, signed_in
 from kyc.tests.factories import TransactionFactory
 
 WARNING = "differs from the total of the cited transactions"

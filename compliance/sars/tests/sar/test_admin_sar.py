@@ -138,7 +138,7 @@ def test_support_cannot_reach_the_transition_or_export_urls(client, make_sar):
 
 
 def test_the_sar_page_lists_related_alerts(client, crew, subject, subject_alert):
-    from compliance.sars.tests.sar.conftest import file_sar
+    from compliance.sars.tests.sar.helpers import file_sar
 
     sar = file_sar(subject, crew["filer"], related_alert_ids=[subject_alert.pk])
     page = signed_in(client, crew["reviewer"]).get(change_url(sar)).content.decode()

@@ -11,26 +11,10 @@ from compliance.aml.choices import AlertStatus
 from compliance.sars import narratives
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR
-from compliance.sars.tests.sar.conftest import sar_in
+from compliance.sars.tests.sar.helpers import draft_form, sar_in, signed_in
 from kyc.tests.factories import TransactionFactory
 
 NEW = "admin:compliance_sar_new"
-
-
-def signed_in(client, staff):
-    client.force_login(staff)
-    return client
-
-
-def draft_form(**overrides):
-    fields = {
-        "suspicious_activity_type": "structuring",
-        "date_of_suspicious_activity": (dt.date.today() - dt.timedelta(days=2)).isoformat(),
-        "amount_involved": "14700.00",
-        "activity_description": "WHO: the subject.\n\nWHAT: three deposits of SZL 4,900.",
-    }
-    fields.update(overrides)
-    return fields
 
 
 def test_the_list_offers_a_new_sar_and_add_leads_to_the_subject_search(client, crew, subject):

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR
-from compliance.sars.tests.sar.conftest import sar_in
+from compliance.sars.tests.sar.helpers import sar_in
 
 
 def signed_in(client, staff):

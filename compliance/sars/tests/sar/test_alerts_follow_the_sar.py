@@ -3,11 +3,11 @@
 import pytest
 
 from compliance.aml.choices import AlertStatus
-from compliance.aml.tests.alerts.conftest import make_alert, rule  # noqa: F401 - fixtures
+from compliance.aml.tests.alerts.helpers import make_alert, rule  # noqa: F401 - fixtures
 from compliance.sars.choices import SARStatus
 from compliance.sars.services.sar import sar_create_from_alert, sar_return
 from compliance.sars.services.sar_drafts import sar_update
-from compliance.sars.tests.sar.conftest import file_sar, move
+from compliance.sars.tests.sar.helpers import file_sar, move
 
 pytestmark = pytest.mark.django_db
 

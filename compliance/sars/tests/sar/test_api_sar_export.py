@@ -6,7 +6,7 @@ import pytest
 
 from backoffice.models import AuditLog
 from compliance.sars.choices import SARStatus
-from compliance.sars.tests.sar.conftest import file_sar, move
+from compliance.sars.tests.sar.helpers import file_sar, move
 
 
 def url(ref):

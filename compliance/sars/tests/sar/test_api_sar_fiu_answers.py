@@ -6,7 +6,7 @@ from lxml import etree
 from compliance.sars.choices import SARStatus
 from compliance.sars.goaml.schema import load_schema, schema_errors
 from compliance.sars.models.sar import SAR
-from compliance.sars.tests.goaml.conftest import SUBSET_XSD, goaml_of
+from compliance.sars.tests.goaml.helpers import SUBSET_XSD, goaml_of
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from compliance.sars.choices import SARStatus
-from compliance.sars.tests.sar.conftest import file_sar, move
+from compliance.sars.tests.sar.helpers import file_sar, move
 
 URL = "/api/v1/admin/aml/sars"
 

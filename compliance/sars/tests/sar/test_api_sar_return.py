@@ -7,7 +7,7 @@ from backoffice.models import AuditLog
 from backoffice.tests.factories import StaffFactory
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SARTransition
-from compliance.sars.tests.sar.conftest import client_for, sar_in
+from compliance.sars.tests.sar.helpers import client_for, sar_in
 
 STATUS_KEYS = {"id", "sarId", "status", "reviewedAt", "reviewedBy", "approvedAt", "approvedBy", "submittedAt"}
 
@@ -53,7 +53,7 @@ def test_never_by_the_filer(clients, crew, subject):
     r = back(clients["filer"], sar.pk)
     assert r.status_code == 403 and r.json()["error"]["code"] == "FOUR_EYES_REQUIRED"
     mlro_filer = StaffFactory(role=StaffRole.MLRO)
-    from compliance.sars.tests.sar.conftest import file_sar, move
+    from compliance.sars.tests.sar.helpers import file_sar, move
 
     own = file_sar(subject, mlro_filer)
     move(own, mlro_filer, SARStatus.PENDING_REVIEW)

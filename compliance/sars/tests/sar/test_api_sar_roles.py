@@ -5,7 +5,7 @@ import pytest
 from backoffice import tokens
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
-from compliance.sars.tests.sar.conftest import client_for
+from compliance.sars.tests.sar.helpers import client_for
 from kyc.tests.factories import PlatformUserFactory
 
 

@@ -8,7 +8,7 @@ from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SARTransition
-from compliance.sars.tests.sar.conftest import client_for
+from compliance.sars.tests.sar.helpers import client_for
 
 STATUS_KEYS = {"id", "sarId", "status", "reviewedAt", "reviewedBy", "approvedAt", "approvedBy", "submittedAt"}
 
@@ -88,7 +88,7 @@ def test_the_filer_reviewing_their_own_report_is_403_four_eyes(clients, crew, ma
 
 
 def test_the_reviewer_approving_is_403_four_eyes(subject, crew):
-    from compliance.sars.tests.sar.conftest import file_sar, move
+    from compliance.sars.tests.sar.helpers import file_sar, move
 
     mlro = StaffFactory(role=StaffRole.MLRO)
     sar = file_sar(subject, crew["filer"])

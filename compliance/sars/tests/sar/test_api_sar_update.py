@@ -8,7 +8,7 @@ import pytest
 from backoffice.models import AuditLog
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SARNarrativeVersion
-from compliance.sars.tests.sar.conftest import sar_in
+from compliance.sars.tests.sar.helpers import sar_in
 from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 
 CREATED_KEYS = {

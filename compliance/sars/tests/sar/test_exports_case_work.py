@@ -3,10 +3,10 @@
 import pytest
 
 from compliance.casework.services.casework import attachment_add, comment_add
-from compliance.casework.tests.casework.conftest import pdf_upload
+from compliance.casework.tests.casework.helpers import pdf_upload
 from compliance.sars.choices import SARStatus
 from compliance.sars.export import render_sar
-from compliance.sars.tests.sar.conftest import sar_in
+from compliance.sars.tests.sar.helpers import sar_in
 
 pytestmark = pytest.mark.django_db
 

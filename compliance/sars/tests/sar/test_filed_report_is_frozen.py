@@ -8,11 +8,11 @@ import pytest
 from django.urls import reverse
 
 from compliance.casework.services.casework import attachment_add, comment_add
-from compliance.casework.tests.casework.conftest import pdf_upload
+from compliance.casework.tests.casework.helpers import pdf_upload
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR, SARFiledExport
 from compliance.sars.services.sar_drafts import sar_update
-from compliance.sars.tests.sar.conftest import client_for, file_sar, move
+from compliance.sars.tests.sar.helpers import client_for, file_sar, move
 
 pytestmark = pytest.mark.django_db
 FORMATS = ("html", "text", "goaml")

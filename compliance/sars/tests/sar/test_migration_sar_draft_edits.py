@@ -10,7 +10,7 @@ from backoffice.models import AuditLog
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SARDraftEdit
 from compliance.sars.services.sar_drafts import sar_update
-from compliance.sars.tests.sar.conftest import file_sar, move
+from compliance.sars.tests.sar.helpers import file_sar, move
 
 pytestmark = pytest.mark.django_db
 

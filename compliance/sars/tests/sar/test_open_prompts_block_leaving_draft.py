@@ -9,7 +9,7 @@ from compliance.sars.choices import SARStatus
 from compliance.sars.errors import SARIncomplete
 from compliance.sars.models.sar import SAR
 from compliance.sars.services.sar_drafts import sar_update
-from compliance.sars.tests.sar.conftest import client_for, file_sar, move
+from compliance.sars.tests.sar.helpers import client_for, file_sar, move
 
 pytestmark = pytest.mark.django_db
 

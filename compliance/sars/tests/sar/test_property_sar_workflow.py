@@ -25,7 +25,7 @@ from backoffice.models import Staff
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR, SARTransition
 from compliance.sars.services.sar import sar_create
-from compliance.sars.tests.sar.conftest import ALLOWED
+from compliance.sars.tests.sar.helpers import ALLOWED
 from kyc.models import PlatformUser
 
 pytestmark = pytest.mark.slow

@@ -9,8 +9,8 @@ from compliance.aml.models.alerts import Alert
 from compliance.sars.models.sar import SAR
 from kyc.models import PlatformUser, Transaction
 from kyc.services import transaction_record
-from kyc.tests.conftest import user_url
 from kyc.tests.factories import PlatformUserFactory
+from kyc.tests.helpers import user_url
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from backoffice.tests.concurrency import run_in_threads
 from backoffice.tests.factories import StaffFactory
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR, InvalidTransition, SARTransition
-from compliance.sars.tests.sar.conftest import move
+from compliance.sars.tests.sar.helpers import move
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]
 

@@ -11,7 +11,7 @@ from backoffice.models import AuditLog
 from backoffice.tests.factories import StaffFactory
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR, TRANSITIONS, FourEyesRequired, InvalidTransition, SARTransition
-from compliance.sars.tests.sar.conftest import ALLOWED, file_sar, move, sar_in
+from compliance.sars.tests.sar.helpers import ALLOWED, file_sar, move, sar_in
 
 ALL_PAIRS = list(itertools.product(SARStatus.values, SARStatus.values))
 WHO_MOVES_INTO = {

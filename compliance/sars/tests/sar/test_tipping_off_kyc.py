@@ -7,7 +7,7 @@ import pytest
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.sars.choices import SARStatus
-from compliance.sars.tests.sar.conftest import client_for, sar_in
+from compliance.sars.tests.sar.helpers import client_for, sar_in
 
 pytestmark = pytest.mark.django_db
 
