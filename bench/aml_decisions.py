@@ -248,7 +248,7 @@ def main() -> None:
     from compliance.aml.engine.hooks import wait_for_background_alerts
     from compliance.aml.engine.runner import scan
     from compliance.aml.models.rules import AMLRule
-    from compliance.aml.services.rules import rule_catalogue_load
+    from compliance.aml.services.catalogue import rule_catalogue_load
     from kyc.models import PlatformUser, Transaction
 
     call_command("migrate", verbosity=0)
