@@ -81,17 +81,6 @@ def snoozed_users(rule: AMLRule, at: dt.datetime) -> set:
     )
 
 
-def snoozed_rules(user_id, at: dt.datetime) -> set:
-    """Ids of the rules snoozed for one user at ``at`` (the record-time decision's one query)."""
-    from compliance.aml.models.governance import RuleSnooze
-
-    return set(
-        RuleSnooze.objects.filter(user_id=user_id, ended_at__isnull=True, expires_at__gt=at).values_list(
-            "rule_id", flat=True
-        )
-    )
-
-
 def without_snoozed(rule: AMLRule, hits: list[Hit]) -> list[Hit]:
     """``hits`` less those of users the rule is snoozed for right now (one query per rule, not per hit)."""
     if not hits:
