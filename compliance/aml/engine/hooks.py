@@ -216,7 +216,12 @@ def screen_transaction(*, transaction, dry_run: bool = False, write_row=None, **
     from compliance.aml.engine.prefilter import activity_skips, could_hit
     from compliance.aml.engine.runner import evaluate, new_alerts
 
-    scope = Scope(since=transaction.created_at, until=transaction.created_at, user_id=transaction.user_id)
+    scope = Scope(
+        since=transaction.created_at,
+        until=transaction.created_at,
+        user_id=transaction.user_id,
+        anchor_id=as_uuid(transaction.pk),
+    )
     # a rule whose own row filter the row fails cannot hit it: its query is skipped
     rules = active_rules()
     candidates = [rule for rule in rules if could_hit(rule, transaction)]
