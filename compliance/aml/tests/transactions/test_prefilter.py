@@ -113,3 +113,32 @@ def test_the_hourly_activity_always_equals_the_ledger(django_capture_on_commit_c
     kept = _activity()
     activity_rebuild()
     assert kept == _activity() and len(kept) > 10
+
+
+@pytest.mark.parametrize("gap_days", [200, 20])
+def test_a_dormant_wallet_waking_is_found_alike_by_the_window_query_and_at_record_time(gap_days):
+    # the record-time look-up of the previous row (same second: the smaller id first) against the LAG
+    rule = make_rule("account_lifecycle", inactiveDays=90, thresholdAmount=1000)
+    user = PlatformUserFactory(balance=Decimal("100000"))
+    user.created_at = NOON - dt.timedelta(days=400)
+    user.save(update_fields=["created_at"])
+    second = NOON.replace(microsecond=0)
+    with screening_paused():
+        transaction_record(
+            user=user, type="TOP_UP", amount=Decimal("50"), created_at=second - dt.timedelta(days=gap_days)
+        )
+        rows = [
+            transaction_record(
+                user=user, type="TOP_UP", amount=Decimal("5000"), created_at=second + dt.timedelta(microseconds=m)
+            )
+            for m in (0, 300, 300, 900)
+        ]
+    found = 0
+    for tx in rows:
+        window = Scope(since=tx.created_at, until=tx.created_at, user_id=user.pk)
+        anchored = Scope(since=tx.created_at, until=tx.created_at, user_id=user.pk, anchor_id=tx.pk)
+        assert _hits_on(tx, evaluate(rule, anchored)) == _hits_on(tx, evaluate(rule, window))
+        found += bool(_hits_on(tx, evaluate(rule, window)))
+    # at least the first row of the second wakes the wallet (a later one whose id sorts before every earlier
+    # row of the second does too, as each saw the ledger when it was recorded)
+    assert bool(found) == (gap_days > 90)
