@@ -29,6 +29,8 @@ def test_no_hit_is_ever_skipped_on_a_random_ledger():
     rng = random.Random(2026)
     rules = [make_rule(rule_type, **params) for rule_type, (params, _p, _f) in SCENARIOS.items()]
     rules.append(make_rule("regional_risk", regions=["Ṁbabane", "  lavumisa "], thresholdAmount=5))
+    for statuses in (["PENDING"], ["VERIFIED", "REJECTED"]):  # the vendors are PENDING: one runs, one never can
+        rules.append(make_rule("vendor_specific", thresholdAmount=900, timeWindowHours=24, vendorStatuses=statuses))
     users = [
         PlatformUserFactory(balance=Decimal("1000000"), occupation=rng.choice(["Student", "Teacher", ""]))
         for _ in range(4)
