@@ -165,9 +165,10 @@ class _RuleCache:
     def get(self) -> list:
         return self._fresh()[0]
 
-    def snoozed(self, user_id, at) -> set:
-        """Ids of the rules snoozed for ``user_id`` at ``at`` (not ended, not yet expired)."""
-        return {rule_id for rule_id, expires_at in self._fresh()[1].get(user_id, ()) if expires_at > at}
+    def for_user(self, user_id, at) -> tuple[list, set]:
+        """The active rules, and the ids of those snoozed for ``user_id`` at ``at`` (not ended, not expired)."""
+        rules, snoozes = self._fresh()
+        return rules, {rule_id for rule_id, expires_at in snoozes.get(user_id, ()) if expires_at > at}
 
 
 _rule_cache = _RuleCache()
@@ -175,11 +176,6 @@ _rule_cache = _RuleCache()
 
 def active_rules():
     return _rule_cache.get()
-
-
-def snoozed_now(user_id) -> set:
-    """Ids of the rules snoozed for this customer right now, from the cache (no query)."""
-    return _rule_cache.snoozed(user_id, timezone.now())
 
 
 def _evaluate_all(rules, scope, tx_id, evaluate) -> tuple[dict, list]:
@@ -223,10 +219,10 @@ def screen_transaction(*, transaction, dry_run: bool = False, write_row=None, **
         anchor_id=as_uuid(transaction.pk),
     )
     # a rule whose own row filter the row fails cannot hit it: its query is skipped
-    rules = active_rules()
+    rules, snoozed = _rule_cache.for_user(transaction.user_id, timezone.now())
     candidates = [rule for rule in rules if could_hit(rule, transaction)]
     # a rule snoozed for this customer (a known, explained pattern) neither decides nor alerts, as in the batch
-    if candidates and (snoozed := snoozed_now(transaction.user_id)):
+    if candidates and snoozed:
         candidates = [rule for rule in candidates if rule.pk not in snoozed]
     # window rules whose thresholds the wallet's hourly activity cannot reach: skipped too (one query)
     if candidates and settings.AML_ACTIVITY_PREFILTER:
