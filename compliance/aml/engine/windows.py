@@ -13,6 +13,8 @@ for rules defined on calendar periods.
 
 from decimal import Decimal
 
+from django.db import connection
+
 from compliance.aml.engine.base import (
     COMPLETED,
     TX,
@@ -55,13 +57,22 @@ def rolling_hits(
     scope_where, scope_params = scope_sql(scope, lookback_seconds=w)
     ep = epoch_sql("t.created_at")
     if scope.anchor_id is not None:
+        source = f"{TX} t {joins} WHERE {scope_where} AND ({where})"
+        if joins:
+            # the wallet's window first, then the join: planned the other way round, PostgreSQL probed the
+            # wallet's index once per vendor of a sector (AML-BUS-001 on the million-row bench's busiest wallet:
+            # 165-215 ms, against 17-28 ms this way)
+            materialized = "MATERIALIZED" if connection.vendor == "postgresql" else ""
+            source = f"wallet t {joins} WHERE ({where})"
+        base_sql = f"""SELECT t.id AS id, t.user_id AS user_id, {partition} AS part, {counterparty} AS cp,
+                              t.amount AS amount, {ep} AS ep
+                       FROM {source}"""
+        if joins:
+            base_sql = f"WITH wallet AS {materialized} (SELECT * FROM {TX} t WHERE {scope_where}) {base_sql}"
         return _anchored_rows(
             scope,
             window_seconds=w,
-            base_sql=f"""SELECT t.id AS id, t.user_id AS user_id, {partition} AS part, {counterparty} AS cp,
-                               t.amount AS amount, {ep} AS ep
-                        FROM {TX} t {joins}
-                        WHERE {scope_where} AND ({where})""",
+            base_sql=base_sql,
             base_params=[*scope_params, *params],
             having=having,
             having_params=having_params,
