@@ -22,10 +22,14 @@ class AmlConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from compliance.aml.engine.hooks import _rule_cache
+        from compliance.aml.models.governance import RuleSnooze
         from compliance.aml.models.rules import AMLRule
 
-        post_save.connect(_rule_cache.invalidate, sender=AMLRule, dispatch_uid="aml_rule_cache_save")
-        post_delete.connect(_rule_cache.invalidate, sender=AMLRule, dispatch_uid="aml_rule_cache_delete")
+        # the record-time cache of active rules and snoozes: reloaded at once after a change in this process
+        for model in (AMLRule, RuleSnooze):
+            name = model._meta.model_name
+            post_save.connect(_rule_cache.invalidate, sender=model, dispatch_uid=f"aml_cache_save_{name}")
+            post_delete.connect(_rule_cache.invalidate, sender=model, dispatch_uid=f"aml_cache_delete_{name}")
         kyc_hooks.identity_duplicate.register(duplicate_identity_alert)
         kyc_hooks.identity_duplicate_decided.register(identity_decision_decides_alerts)
         kyc_hooks.held_transaction_decided.register(on_held_transaction_decided)

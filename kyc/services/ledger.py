@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Subquery
 from django.utils import timezone
 
 from backoffice.errors import NotFound, ValidationFailed
@@ -111,9 +111,7 @@ def record_on_locked(
     tx = Transaction(user=locked, type=type, amount=amount, **fields)
     # unique columns (reference, external_id) are the database's to enforce: a query each here would cost
     # every payment two round trips, and a racing retry must meet the unique index, not a pre-check
-    model_clean(
-        tx, exclude=["user", "actor", "counterparty_user", "counterparty_vendor", "reviewed_by"], validate_unique=False
-    )
+    _clean_row(tx)
     if tx.status == TransactionStatus.COMPLETED:
         # rules whose queries read the ledger need the row in it (balance untouched) before they run: the
         # screening writes it through ``write_row`` only then; most decisions need no query and write once
@@ -139,6 +137,20 @@ def record_on_locked(
     tx.save(force_insert=tx._state.adding)
     hooks.transaction_recorded(transaction=tx)
     return tx
+
+
+def _clean_row(tx: Transaction) -> None:
+    """The row's field validation; its one check constraint (amount > 0) is read here in Python.
+
+    Django validates a check constraint with a query (and a savepoint around it): three round trips on every
+    payment for what the amount already says. Only a refused amount takes Django's own check, for its message.
+    """
+    model_clean(
+        tx,
+        exclude=["user", "actor", "counterparty_user", "counterparty_vendor", "reviewed_by"],
+        validate_unique=False,
+        validate_constraints=not (tx.amount is not None and tx.amount > 0),
+    )
 
 
 def _writer(tx: Transaction):
@@ -271,17 +283,20 @@ def transaction_intake(
     if problems:
         raise ValidationFailed("Validation error", details=problems)
     external_id = external_id.strip()
-    replay = _replay(external_id)
-    if replay is not None:
-        return replay
-    fields = _intake_fields(
-        channel=channel,
-        counterparty_user_id=counterparty_user_id,
-        counterparty_vendor_id=counterparty_vendor_id,
-        counterparty_name=counterparty_name,
-        region=region,
-        occurred_at=occurred_at,
-    )
+    try:
+        fields = _intake_fields(
+            channel=channel,
+            counterparty_user_id=counterparty_user_id,
+            counterparty_vendor_id=counterparty_vendor_id,
+            counterparty_name=counterparty_name,
+            region=region,
+            occurred_at=occurred_at,
+        )
+    except ValidationFailed:
+        # a retry answers its first answer even when its counterparty has gone since
+        if (replay := _replay(external_id)) is not None:
+            return replay
+        raise
     try:
         return _intake_once(
             user_id=user_id,
@@ -303,10 +318,22 @@ def transaction_intake(
 
 @transaction.atomic
 def _intake_once(*, user_id, external_id, type, amount, fields, actor, started) -> IntakeResult:
-    # the lookup is the lock: one statement finds the wallet and queues writers on it
-    locked = PlatformUser.objects.select_for_update().filter(pk=user_id).first()
+    # the lookup is the lock and the retry check: one statement finds the wallet, queues writers on it and
+    # says whether this externalId was recorded already (a retry racing the first call still meets the
+    # unique index, answered by the caller)
+    first = Transaction.objects.filter(external_id=external_id).values("pk")[:1]
+    locked = (
+        PlatformUser.objects.select_for_update(of=("self",))
+        .annotate(replay_of=Subquery(first))
+        .filter(pk=user_id)
+        .first()
+    )
     if locked is None:
+        if (replay := _replay(external_id)) is not None:
+            return replay
         raise NotFound("User not found")
+    if locked.replay_of is not None:
+        return IntakeResult(Transaction.objects.get(pk=locked.replay_of), replayed=True)
     if locked.is_archived:
         raise AccountArchivedConflict()
     tx = record_on_locked(locked, type=type, amount=amount, external_id=external_id, started=started, **fields)
@@ -348,11 +375,7 @@ def transaction_dry_run(
     with transaction.atomic():
         # the candidate row exists only inside this block, so window rules count it; then it is rolled back
         tx = Transaction(user=user, type=type, amount=amount, reference=new_reference("DRY"), **fields)
-        model_clean(
-            tx,
-            exclude=["user", "actor", "counterparty_user", "counterparty_vendor", "reviewed_by"],
-            validate_unique=False,
-        )
+        _clean_row(tx)
         screening = hooks.transaction_screen.first(transaction=tx, dry_run=True, write_row=_writer(tx))
         transaction.set_rollback(True)
     took_ms = max(0, round((time.perf_counter() - started) * 1000))

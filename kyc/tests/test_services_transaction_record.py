@@ -82,3 +82,13 @@ def test_a_registered_hook_sees_every_row_and_can_refuse_it(monkeypatch):
     assert seen == ["OK-1", "BIG-1"]
     assert list(Transaction.objects.values_list("reference", flat=True)) == ["OK-1"]
     assert PlatformUser.objects.get(pk=user.pk).balance == Decimal("5.00")
+
+
+def test_the_ledger_reads_the_rows_one_check_constraint_itself():
+    # kyc.services.ledger._clean_row settles "amount > 0" in Python instead of Django's query per payment:
+    # a new constraint on the row must be added there too
+    assert [c.name for c in Transaction._meta.constraints] == ["kyc_tx_amount_positive"]
+    with pytest.raises(ValidationFailed) as refused:
+        transaction_record(user=PlatformUserFactory(), type="TOP_UP", amount=Decimal("-5"))
+    assert "amount" in refused.value.details
+    assert not Transaction.objects.exists()

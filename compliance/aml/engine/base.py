@@ -37,6 +37,10 @@ class Scope:
     since: dt.datetime
     until: dt.datetime
     user_id: uuid.UUID | None = None
+    # record time: the ledger row being decided (``since`` = ``until`` = its time, ``user_id`` its wallet).
+    # Only hits that include it matter then, and window rules read that row's window alone
+    # (``windows.rolling_hits``), not a window per row.
+    anchor_id: uuid.UUID | None = None
 
     @property
     def since_epoch(self) -> int:

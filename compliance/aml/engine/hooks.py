@@ -108,11 +108,13 @@ def wait_for_background_alerts() -> None:
 
 
 class _RuleCache:
-    """The active rules, kept between decisions.
+    """The active rules and the snoozes in force, kept between decisions.
 
-    Reloaded when this process changes a rule (``invalidate``, from the model's save signal) and otherwise
-    re-validated at most every ``AML_RULES_REFRESH_SECONDS`` against the table's fingerprint (count, last
-    change and versions of the active rules): a rule changed by another process applies within that time.
+    Reloaded when this process changes a rule or a snooze (``invalidate``, from the models' save and delete
+    signals) and otherwise re-validated at most every ``AML_RULES_REFRESH_SECONDS`` against one query's
+    fingerprint of both tables (active rules: count, last change, versions; snoozes: count, newest, ended):
+    a rule or snooze changed by another process applies within that time. A snooze's expiry is compared
+    with the clock at each decision, so it ends on time without a reload.
     """
 
     def __init__(self):
@@ -120,31 +122,53 @@ class _RuleCache:
         self._fingerprint = None
         self._checked_at = 0.0
         self._rules: list = []
+        self._snoozes: dict = {}
 
     def invalidate(self, **_) -> None:
         with self._lock:
             self._fingerprint, self._checked_at = None, 0.0
 
-    def get(self) -> list:
-        from django.db.models import Count, Max, Sum
+    def _fresh(self) -> tuple[list, dict]:
+        from django.db import connection
 
+        from compliance.aml.models.governance import RuleSnooze
         from compliance.aml.models.rules import AMLRule
 
         now = time.monotonic()
         with self._lock:
             if self._fingerprint is not None and now - self._checked_at < settings.AML_RULES_REFRESH_SECONDS:
-                return self._rules
-        active = AMLRule.objects.filter(is_active=True)
-        figures = active.aggregate(n=Count("id"), changed=Max("updated_at"), versions=Sum("version"))
-        fingerprint = tuple(figures.values())
+                return self._rules, self._snoozes
+        rules_table, snoozes_table = AMLRule._meta.db_table, RuleSnooze._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""SELECT COUNT(r.id), MAX(r.updated_at), SUM(r.version),
+                           (SELECT COUNT(*) FROM {snoozes_table}), (SELECT MAX(id) FROM {snoozes_table}),
+                           (SELECT MAX(created_at) FROM {snoozes_table}),
+                           (SELECT COUNT(ended_at) FROM {snoozes_table})
+                    FROM {rules_table} r WHERE r.is_active = %s""",
+                [True],
+            )
+            fingerprint = tuple(cursor.fetchone())
         with self._lock:
             if fingerprint == self._fingerprint:
                 self._checked_at = now
-                return self._rules
-        rules = list(active.order_by("priority", "rule_id"))
+                return self._rules, self._snoozes
+        rules = list(AMLRule.objects.filter(is_active=True).order_by("priority", "rule_id"))
+        snoozes: dict = {}
+        in_force = RuleSnooze.objects.filter(ended_at__isnull=True, expires_at__gt=timezone.now())
+        for user_id, rule_id, expires_at in in_force.values_list("user_id", "rule_id", "expires_at"):
+            snoozes.setdefault(user_id, []).append((rule_id, expires_at))
         with self._lock:
-            self._fingerprint, self._rules, self._checked_at = fingerprint, rules, now
-        return rules
+            self._fingerprint, self._rules, self._snoozes, self._checked_at = fingerprint, rules, snoozes, now
+        return rules, snoozes
+
+    def get(self) -> list:
+        return self._fresh()[0]
+
+    def for_user(self, user_id, at) -> tuple[list, set]:
+        """The active rules, and the ids of those snoozed for ``user_id`` at ``at`` (not ended, not expired)."""
+        rules, snoozes = self._fresh()
+        return rules, {rule_id for rule_id, expires_at in snoozes.get(user_id, ()) if expires_at > at}
 
 
 _rule_cache = _RuleCache()
@@ -186,13 +210,19 @@ def screen_transaction(*, transaction, dry_run: bool = False, write_row=None, **
         return None
     from compliance.aml.engine.base import Scope, as_uuid
     from compliance.aml.engine.prefilter import activity_skips, could_hit
-    from compliance.aml.engine.runner import evaluate, new_alerts, snoozed_rules
+    from compliance.aml.engine.runner import evaluate, new_alerts
 
-    scope = Scope(since=transaction.created_at, until=transaction.created_at, user_id=transaction.user_id)
+    scope = Scope(
+        since=transaction.created_at,
+        until=transaction.created_at,
+        user_id=transaction.user_id,
+        anchor_id=as_uuid(transaction.pk),
+    )
     # a rule whose own row filter the row fails cannot hit it: its query is skipped
-    candidates = [rule for rule in active_rules() if could_hit(rule, transaction)]
+    rules, snoozed = _rule_cache.for_user(transaction.user_id, timezone.now())
+    candidates = [rule for rule in rules if could_hit(rule, transaction)]
     # a rule snoozed for this customer (a known, explained pattern) neither decides nor alerts, as in the batch
-    if candidates and (snoozed := snoozed_rules(transaction.user_id, timezone.now())):
+    if candidates and snoozed:
         candidates = [rule for rule in candidates if rule.pk not in snoozed]
     # window rules whose thresholds the wallet's hourly activity cannot reach: skipped too (one query)
     if candidates and settings.AML_ACTIVITY_PREFILTER:

@@ -75,7 +75,15 @@ CHECKS = {
         or tx.type in (r.conditions.get("transactionTypes") or DEBIT_TYPES)
     ),
     "mobile_money": lambda r, tx: tx.channel == "MOBILE_MONEY" and _types_ok(r, tx),
-    "vendor_specific": lambda r, tx: tx.type == "VENDOR_PAYMENT" and tx.counterparty_vendor_id is not None,
+    # every row of the hit is a payment to the row's own vendor, whose KYC status the rule may name
+    "vendor_specific": lambda r, tx: (
+        tx.type == "VENDOR_PAYMENT"
+        and tx.counterparty_vendor_id is not None
+        and (
+            not r.conditions.get("vendorStatuses")
+            or tx.counterparty_vendor.kyc_status in r.conditions["vendorStatuses"]
+        )
+    ),
     "cft_related": lambda r, tx: tx.country in r.conditions["countries"] and _types_ok(r, tx),
     "business_sector": lambda r, tx: (
         tx.type in ("VENDOR_PAYMENT", "CARD_PAYMENT")

@@ -2,6 +2,8 @@
 
 import datetime as dt
 
+import pytest
+
 from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.rules import rule_update
@@ -62,3 +64,17 @@ def test_a_broken_rule_is_reported_and_the_others_still_run(user):
     tx(user, 5000)
     result = scan(since=SINCE, until=UNTIL)
     assert result.errors == 1 and result.alerts_created == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_batch_statement_sorts_in_memory_without_jit(postgres_only):
+    from django.db import connection, transaction
+
+    from compliance.aml.engine.runner import batch_session
+
+    with transaction.atomic():
+        batch_session()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_setting('work_mem'), current_setting('jit')")
+            assert cursor.fetchone() == ("128MB", "off")

@@ -1,6 +1,7 @@
 """The record-time prefilters never skip a rule that would hit: on a random ledger, every hit the evaluator
 finds for a new row is on a rule both the row filter and the wallet's hourly activity let run (and they do
-skip most rules). The wallet's activity is kept equal to the ledger through holds, releases and rejections."""
+skip most rules), and the record-time evaluation anchored on the row finds the same hits on it. The wallet's
+activity is kept equal to the ledger through holds, releases and rejections."""
 
 import datetime as dt
 import random
@@ -27,6 +28,8 @@ def test_no_hit_is_ever_skipped_on_a_random_ledger():
     rng = random.Random(2026)
     rules = [make_rule(rule_type, **params) for rule_type, (params, _p, _f) in SCENARIOS.items()]
     rules.append(make_rule("regional_risk", regions=["Ṁbabane", "  lavumisa "], thresholdAmount=5))
+    for statuses in (["PENDING"], ["VERIFIED", "REJECTED"]):  # the vendors are PENDING: one runs, one never can
+        rules.append(make_rule("vendor_specific", thresholdAmount=900, timeWindowHours=24, vendorStatuses=statuses))
     users = [
         PlatformUserFactory(balance=Decimal("1000000"), occupation=rng.choice(["Student", "Teacher", ""]))
         for _ in range(4)
@@ -59,9 +62,12 @@ def test_no_hit_is_ever_skipped_on_a_random_ledger():
         scope = Scope(since=tx.created_at, until=tx.created_at, user_id=user.pk)
         passed = [rule for rule in rules if could_hit(rule, tx)]
         by_activity = activity_skips(passed, tx)
+        anchored = Scope(since=tx.created_at, until=tx.created_at, user_id=user.pk, anchor_id=tx.pk)
         for rule in rules:
             would = rule in passed and rule not in by_activity
             found = any(tx.pk in h.transaction_ids for h in evaluate(rule, scope))
+            # the record-time evaluation (one window, the row's) finds exactly the window query's hits on it
+            assert _hits_on(tx, evaluate(rule, anchored)) == _hits_on(tx, evaluate(rule, scope)), rule.rule_type
             checked += 1
             skipped += not would
             skipped_by_activity += rule in by_activity
@@ -69,6 +75,10 @@ def test_no_hit_is_ever_skipped_on_a_random_ledger():
             assert would or not found, (rule.rule_type, fields, rule in by_activity)
         activity_add(tx)
     assert hits > 20 and skipped > checked / 3 and skipped_by_activity > 20, (hits, skipped, skipped_by_activity)
+
+
+def _hits_on(tx, hits):
+    return [(h.key, h.transaction_ids, h.details) for h in hits if tx.pk in h.transaction_ids]
 
 
 def _activity():
@@ -104,3 +114,32 @@ def test_the_hourly_activity_always_equals_the_ledger(django_capture_on_commit_c
     kept = _activity()
     activity_rebuild()
     assert kept == _activity() and len(kept) > 10
+
+
+@pytest.mark.parametrize("gap_days", [200, 20])
+def test_a_dormant_wallet_waking_is_found_alike_by_the_window_query_and_at_record_time(gap_days):
+    # the record-time look-up of the previous row (same second: the smaller id first) against the LAG
+    rule = make_rule("account_lifecycle", inactiveDays=90, thresholdAmount=1000)
+    user = PlatformUserFactory(balance=Decimal("100000"))
+    user.created_at = NOON - dt.timedelta(days=400)
+    user.save(update_fields=["created_at"])
+    second = NOON.replace(microsecond=0)
+    with screening_paused():
+        transaction_record(
+            user=user, type="TOP_UP", amount=Decimal("50"), created_at=second - dt.timedelta(days=gap_days)
+        )
+        rows = [
+            transaction_record(
+                user=user, type="TOP_UP", amount=Decimal("5000"), created_at=second + dt.timedelta(microseconds=m)
+            )
+            for m in (0, 300, 300, 900)
+        ]
+    found = 0
+    for tx in rows:
+        window = Scope(since=tx.created_at, until=tx.created_at, user_id=user.pk)
+        anchored = Scope(since=tx.created_at, until=tx.created_at, user_id=user.pk, anchor_id=tx.pk)
+        assert _hits_on(tx, evaluate(rule, anchored)) == _hits_on(tx, evaluate(rule, window))
+        found += bool(_hits_on(tx, evaluate(rule, window)))
+    # at least the first row of the second wakes the wallet (a later one whose id sorts before every earlier
+    # row of the second does too, as each saw the ledger when it was recorded)
+    assert bool(found) == (gap_days > 90)
