@@ -59,6 +59,19 @@ def page_of(queryset: QuerySet, *, offset: int, limit: int) -> list:
     return [by_id[pk] for pk in ids if pk in by_id]
 
 
+def page_and_total(queryset: QuerySet, *, offset: int, limit: int) -> tuple[list, int]:
+    """One page and the total for its envelope; a page that ends the list tells the total itself.
+
+    A short page that holds rows, or a short first page, is the end of the list: its total is the rows before
+    it plus its own, exact, with no count (searches and last pages, most of what staff open, save the EXPLAIN
+    and the COUNT). A full page, or one past the end, needs ``estimated_count``.
+    """
+    rows = page_of(queryset, offset=offset, limit=limit)
+    if len(rows) < limit and (rows or offset == 0):
+        return rows, offset + len(rows)
+    return rows, estimated_count(queryset)
+
+
 # No list has a billion pages; past this an offset stops fitting the database's integers.
 MAX_PAGE = 1_000_000_000
 

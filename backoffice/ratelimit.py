@@ -17,7 +17,9 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django_ratelimit.core import _split_rate, get_usage
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from django_ratelimit.core import ALL, EXPIRATION_FUDGE, _get_window, _make_cache_key, _split_rate, get_usage
 
 from backoffice import tokens
 from backoffice.errors import ServiceUnavailable
@@ -127,11 +129,37 @@ def _key(group: str, request) -> str:
     return "ip:" + client_ip(request)
 
 
+def _redis_usage(request, *, group: str, rate: str, cache: RedisCache) -> dict | None:
+    """django-ratelimit's ``get_usage(increment=True)`` on a Redis cache, in one round trip instead of three.
+
+    ``get_usage`` sends ``SET NX`` and, once the window's key exists (every request but the first of a
+    window), ``EXISTS`` and ``INCRBY`` (Django's ``incr``): three round trips per API request, each a wait for
+    the server thread under load. Here ``SET NX`` (0, the window's expiry) and ``INCR`` go in one pipeline:
+    the same key, expiry and count (1 for the first request of a window, one more for each after).
+    """
+    if not settings.RATELIMIT_ENABLE:
+        return None
+    limit, period = _split_rate(rate)
+    value = _key(group, request)
+    window = _get_window(value, period)
+    key = cache.make_and_validate_key(_make_cache_key(group, window, rate, value, ALL))
+    pipe = cache._cache.get_client(key, write=True).pipeline(transaction=False)
+    pipe.set(key, 0, ex=period + EXPIRATION_FUDGE, nx=True)
+    pipe.incr(key)
+    count = pipe.execute()[1]
+    return {"count": count, "limit": limit, "should_limit": count > limit, "time_left": window - int(time.time())}
+
+
 def hit(request) -> Usage | None:
     """Count this request against its group; None when rate limiting is off."""
     group = group_for(request.path)
     rate = _rate(group)
-    usage = guarded(lambda: get_usage(request, group=f"api.{group}", key=_key, rate=rate, increment=True), default=None)
+    cache = caches[settings.RATELIMIT_USE_CACHE]
+    if isinstance(cache, RedisCache):
+        count = lambda: _redis_usage(request, group=f"api.{group}", rate=rate, cache=cache)  # noqa: E731
+    else:
+        count = lambda: get_usage(request, group=f"api.{group}", key=_key, rate=rate, increment=True)  # noqa: E731
+    usage = guarded(count, default=None)
     if usage is None:
         return None
     limit, _period = _split_rate(rate)

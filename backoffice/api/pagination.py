@@ -9,7 +9,7 @@ import math
 from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 
-from backoffice.paging import MAX_LIMIT, estimated_count, page_of, page_params
+from backoffice.paging import MAX_LIMIT, page_and_total, page_params
 
 
 class EnvelopePagination(BasePagination):
@@ -20,8 +20,8 @@ class EnvelopePagination(BasePagination):
     def paginate_queryset(self, queryset, request, view=None):
         default = getattr(view, "default_limit", self.default_limit)
         self.page, self.limit = page_params(request.query_params, default_limit=default)
-        self.total = estimated_count(queryset)
-        return page_of(queryset, offset=(self.page - 1) * self.limit, limit=self.limit)
+        rows, self.total = page_and_total(queryset, offset=(self.page - 1) * self.limit, limit=self.limit)
+        return rows
 
     def get_paginated_response(self, data):
         return Response(

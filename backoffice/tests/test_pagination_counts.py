@@ -45,3 +45,30 @@ def test_deep_pages_come_in_the_queryset_order(monkeypatch):
     ordered = AuditLog.objects.order_by("-object_id")
     page = pagination.page_of(ordered, offset=2, limit=3)
     assert [e.object_id for e in page] == sorted((e.object_id for e in entries), reverse=True)[2:5]
+
+
+def _statements(call):
+    with CaptureQueriesContext(connection) as queries:
+        result = call()
+    return result, [q["sql"].split()[0] for q in queries]
+
+
+def test_a_page_that_ends_the_list_is_its_own_total():
+    _entries(7)
+    ordered = AuditLog.objects.order_by("pk")
+    (rows, total), statements = _statements(lambda: pagination.page_and_total(ordered, offset=5, limit=5))
+    assert (len(rows), total) == (2, 7)
+    assert statements == ["SELECT"]  # the page alone: no EXPLAIN, no COUNT
+    (rows, total), statements = _statements(lambda: pagination.page_and_total(ordered, offset=0, limit=20))
+    assert (len(rows), total, statements) == (7, 7, ["SELECT"])
+    (rows, total), _ = _statements(lambda: pagination.page_and_total(ordered.none(), offset=0, limit=20))
+    assert (rows, total) == ([], 0)
+
+
+def test_a_full_page_or_one_past_the_end_still_counts():
+    _entries(7)
+    ordered = AuditLog.objects.order_by("pk")
+    (rows, total), statements = _statements(lambda: pagination.page_and_total(ordered, offset=0, limit=5))
+    assert (len(rows), total) == (5, 7) and len(statements) > 1
+    (rows, total), statements = _statements(lambda: pagination.page_and_total(ordered, offset=10, limit=5))
+    assert (rows, total) == ([], 7) and len(statements) > 1

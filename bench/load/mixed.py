@@ -503,6 +503,7 @@ def one_run(args, run: int) -> dict:
         # the worker is up before the clock starts
         wait_until(lambda: "ready" in (directory / "worker.log").read_text(), timeout=120, what="the worker")
         record = Record()
+        load_before = os.getloadavg()  # the machine is shared: the figures mean little without its load
         started = time.time()
         until = started + args.seconds
         faults: list = []
@@ -523,6 +524,7 @@ def one_run(args, run: int) -> dict:
         elapsed = time.time() - started
         result = figures(record, elapsed, faults)
         result["fault"] = args.fault
+        result["load_average"] = {"start": load_before, "end": os.getloadavg()}
         result["worker_restarts_during_load"] = stack.worker_restarts
         # the background work the traffic started is allowed to finish (the worker picks up what was lost)
         acks = directory / "acks.json"
@@ -539,6 +541,8 @@ def one_run(args, run: int) -> dict:
 
 def report(n: int, result: dict) -> None:
     print(f"\n== run {n}: fault {result['fault']}, {result['requests']} requests, {result['rps']:.1f} req/s")
+    load = result["load_average"]
+    print(f"   load average (1, 5, 15 min) at the start {load['start']}, at the end {load['end']}")
     print(f"   outcomes {result['outcomes']}; reads p95 {result['reads_p95_ms']:.0f} ms", end="")
     print(f"; recovery {result['recovery_s']:.1f} s after the fault" if "recovery_s" in result else "")
     for kind, k in result["kinds"].items():
