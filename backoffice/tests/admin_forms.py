@@ -1,4 +1,4 @@
-"""The foundation's fixtures for ``test_admin_forms_submitted``: a member of staff to change, a new one to add."""
+"""The foundation's fixtures for ``admin_fixtures``: a member of staff and a service key to change, new ones to add."""
 
 import itertools
 
@@ -15,6 +15,7 @@ def _service_key():
 INSTANCES = {"backoffice.Staff": StaffFactory, "backoffice.ServiceKey": _service_key}
 
 ADD_DATA = {
+    "backoffice.ServiceKey": lambda: {"name": f"platform-added-{next(_n)}"},  # every scope is ticked to begin with
     "backoffice.Staff": lambda: {
         "email": f"added{next(_n)}@example.com",
         "first_name": "Added",
@@ -22,5 +23,5 @@ ADD_DATA = {
         "role": "finance",
         "password1": "Brand-New-Passw0rd",
         "password2": "Brand-New-Passw0rd",
-    }
+    },
 }

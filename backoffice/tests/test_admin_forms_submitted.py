@@ -6,78 +6,30 @@ where a model needs more to be valid, the minimal data the app's fixture table g
 save went through) or the form again with its errors, never a server error. A form whose fixture gives valid data
 must save (a redirect): that is the path that broke (a read-only inline formset the admin's change message reads).
 
-Each app names its fixtures in ``<app>.tests.admin_forms`` (``INSTANCES``: model label -> a callable returning a
-saved instance to change; ``ADD_DATA``: model label -> a callable returning the fields a valid add needs;
-``ADD_QUERY``: model label -> the query string of an add page that first asks a question, a rule's type). They are
-found by app name, as the admin site finds ``admin`` modules, so this foundation test imports no higher app.
+Each app names its fixtures in ``<app>.tests.admin_forms``, gathered by ``admin_fixtures`` (shared with the browser
+twin of this test, ``test_admin_forms_browser``).
 """
-
-import importlib
-import importlib.util
 
 import lxml.html
 import pytest
-from django.apps import apps
-from django.contrib import admin
-from django.test import Client, RequestFactory
+from django.test import Client
 from django.urls import reverse
 
-from backoffice.choices import StaffRole
+from backoffice.tests.admin_fixtures import (
+    ADD_DATA,
+    ADD_QUERY,
+    CHANGE_DATA,
+    DECISION_PAGES,
+    INSTANCES,
+    ROLES,
+    as_role,
+    editable_models,
+    may,
+    model_admin_of,
+)
 from backoffice.tests.factories import StaffFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def _fixture_tables() -> tuple[dict, dict, dict, set]:
-    # DECISION_PAGES: models whose change page is a decision (release or reject a held transaction) posted to
-    # views of their own, submitted by their app's tests; here the page must open
-    instances, add_data, add_query, decision_pages = {}, {}, {}, set()
-    for config in apps.get_app_configs():
-        name = f"{config.name}.tests.admin_forms"
-        try:
-            found = importlib.util.find_spec(name)
-        except ModuleNotFoundError:
-            found = None
-        if found is None:
-            continue
-        module = importlib.import_module(name)
-        instances.update(getattr(module, "INSTANCES", {}))
-        add_data.update(getattr(module, "ADD_DATA", {}))
-        # a model whose add page first asks a question (a rule's type) names the answer's query string
-        add_query.update(getattr(module, "ADD_QUERY", {}))
-        decision_pages.update(getattr(module, "DECISION_PAGES", set()))
-    return instances, add_data, add_query, decision_pages
-
-
-INSTANCES, ADD_DATA, ADD_QUERY, DECISION_PAGES = _fixture_tables()
-ROLES = list(StaffRole.values)
-
-
-def _as(role: str, staff=None):
-    request = RequestFactory().get("/admin/")
-    request.user = staff or StaffFactory.build(role=role, is_active=True)
-    return request
-
-
-def _may(model_admin, role: str, what: str, obj=None) -> bool:
-    request = _as(role)
-    if what == "add":
-        return bool(model_admin.has_add_permission(request))
-    return bool(model_admin.has_change_permission(request, obj))
-
-
-def _editable_models() -> list[str]:
-    """Model labels whose admin lets some role add, or change, records."""
-    return sorted(
-        model._meta.label
-        for model, model_admin in admin.site._registry.items()
-        if any(_may(model_admin, role, "add") or _may(model_admin, role, "change") for role in ROLES)
-    )
-
-
-def _model_admin(label: str):
-    model = apps.get_model(label)
-    return model, admin.site._registry[model]
 
 
 def _form_values(response, model) -> list[tuple[str, str]]:
@@ -113,28 +65,28 @@ def _submit(client: Client, url: str, model, extra: dict) -> None:
 
 
 def test_every_editable_model_has_its_fixture():
-    assert set(_editable_models()) <= set(INSTANCES), set(_editable_models()) - set(INSTANCES)
+    assert set(editable_models()) <= set(INSTANCES), set(editable_models()) - set(INSTANCES)
 
 
-@pytest.mark.parametrize("label", _editable_models())
+@pytest.mark.parametrize("label", editable_models())
 def test_the_add_form_is_submitted_by_every_role_that_may_add(label, media):
-    model, model_admin = _model_admin(label)
+    model, model_admin = model_admin_of(label)
     url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_add") + ADD_QUERY.get(label, "")
     for role in ROLES:
-        if not _may(model_admin, role, "add"):
+        if not may(model_admin, role, "add"):
             continue
         client = Client()
         client.force_login(StaffFactory(role=role))
         _submit(client, url, model, ADD_DATA[label]() if label in ADD_DATA else {})
 
 
-@pytest.mark.parametrize("label", _editable_models())
+@pytest.mark.parametrize("label", editable_models())
 def test_the_change_form_is_submitted_by_every_role_that_may_change(label, media):
-    model, model_admin = _model_admin(label)
+    model, model_admin = model_admin_of(label)
     for role in ROLES:
         staff = StaffFactory(role=role)
         obj = INSTANCES[label]()
-        if not model_admin.has_change_permission(_as(role, staff), obj):
+        if not model_admin.has_change_permission(as_role(role, staff), obj):
             continue
         client = Client()
         client.force_login(staff)
@@ -142,4 +94,4 @@ def test_the_change_form_is_submitted_by_every_role_that_may_change(label, media
         if label in DECISION_PAGES:
             assert client.get(url).status_code == 200, url
             continue
-        _submit(client, url, model, {})
+        _submit(client, url, model, CHANGE_DATA[label]() if label in CHANGE_DATA else {})

@@ -181,6 +181,11 @@ class RuleSnoozeAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         return ("rule", "user", "expires_at", "reason", "ended_at", "created_by", "created_at") if obj else ()
 
+    def has_change_permission(self, request, obj=None):
+        # a snooze is never edited: it is ended early by the list's action (which needs "change" on the list), or a
+        # new one is made. Its page offered a Save that always failed: the form's customer field, shown only when adding
+        return obj is None and super().has_change_permission(request, obj)
+
     def get_fields(self, request, obj=None):
         if obj is None:
             return ("rule", "customer", "expires_at", "reason")

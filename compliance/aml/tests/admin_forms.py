@@ -1,4 +1,5 @@
-"""AML's fixtures for ``backoffice.tests.test_admin_forms_submitted``: an alert and a rule to change, a rule to add."""
+"""AML's fixtures for ``backoffice.tests.admin_fixtures``: an alert, a rule and a snooze to change, a rule and a snooze
+to add, a held transaction to decide."""
 
 import datetime as dt
 import hashlib
@@ -47,6 +48,7 @@ def _held():
         name="Hold everything",
         conditions={"ruleType": "threshold", "thresholdAmount": 1},
         actions={"createAlert": True, "hold": True},
+        is_active=True,  # an inactive rule holds nothing: the row would complete and the page offer no decision
     )
     tx = transaction_record(user=PlatformUserFactory(), type="TOP_UP", amount=Decimal("20"))
     return HeldTransaction.objects.get(pk=tx.pk)
@@ -71,10 +73,27 @@ INSTANCES = {
 
 ADD_QUERY = {"compliance.AMLRule": "?rule_type=threshold"}
 
+# every save of a rule is a new version, kept with the reason the officer gives (required when editing)
+CHANGE_DATA = {"compliance.AMLRule": lambda: {"reason": "Saved as it is, to check the page"}}
+
 # release and reject are forms of their own (compliance/aml/tests/transactions, the held-queue browser test)
 DECISION_PAGES = {"compliance.HeldTransaction"}
 
+
+def _snooze_add() -> dict:
+    """A rule snoozed for a customer named by phone number, a week from now (typed into the date picker's inputs)."""
+    until = timezone.localtime() + dt.timedelta(days=7)
+    return {
+        "rule": str(_rule().pk),
+        "customer": PlatformUserFactory().phone_number,
+        "expires_at_0": until.strftime("%Y-%m-%d"),
+        "expires_at_1": "09:30:00",
+        "reason": "Known school-fee pattern",
+    }
+
+
 ADD_DATA = {
+    "compliance.RuleSnooze": _snooze_add,
     "compliance.AMLRule": lambda: {
         "rule_id": f"T-ADD-{next(_n)}",
         "name": "Added rule",
@@ -85,5 +104,5 @@ ADD_DATA = {
         "param_thresholdAmount": "10",
         "actions": "{}",
         "reason": "A new threshold for the test",
-    }
+    },
 }

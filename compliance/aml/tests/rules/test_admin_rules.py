@@ -10,6 +10,7 @@ from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.models.governance import RuleProposal, RuleSnooze
 from compliance.aml.models.rules import AMLRule
+from compliance.aml.services.governance import rule_snooze
 from compliance.aml.services.rules import rule_create
 from kyc.tests.factories import PlatformUserFactory, TransactionFactory
 
@@ -264,6 +265,26 @@ def test_snooze_from_the_admin_goes_through_the_service(db):
     client.post("/admin/compliance/rulesnooze/", {"action": "end_selected", "_selected_action": [snooze.pk]})
     snooze.refresh_from_db()
     assert not snooze.in_force
+
+
+def test_a_snooze_page_shows_it_without_a_save_that_cannot_work(db):
+    """A snooze is never edited (ended early by the list's action, or a new one made): its page has no Save button,
+    which failed every time with "Please correct the errors below" (the add form's customer field, never shown)."""
+    client, staff = login()
+    snooze = rule_snooze(
+        rule=make(),
+        user=PlatformUserFactory(),
+        actor=staff,
+        expires_at=dt.datetime.now(dt.UTC) + dt.timedelta(days=7),
+        reason="Known school-fee pattern",
+    )
+    url = f"/admin/compliance/rulesnooze/{snooze.pk}/change/"
+    page = client.get(url)
+    assert page.status_code == 200 and "Known school-fee pattern" in page.content.decode()
+    assert 'name="_save"' not in page.content.decode()
+    assert client.post(url, {"reason": "Edited"}).status_code == 403
+    snooze.refresh_from_db()
+    assert snooze.reason == "Known school-fee pattern"
 
 
 def test_snooze_form_names_a_bad_customer_or_a_past_expiry(db):
