@@ -4,7 +4,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from backoffice import tokens
+from backoffice.auth import tokens
 from backoffice.choices import StaffRole
 from backoffice.tests.clients import bearer_client
 from backoffice.tests.factories import StaffFactory
@@ -34,7 +34,7 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _otp_in_memory(settings):
-    from backoffice import otp
+    from backoffice.auth import otp
 
     settings.OTP_BACKEND = "locmem"
     otp.outbox.clear()

@@ -8,8 +8,11 @@ class BackofficeConfig(AppConfig):
     def ready(self):
         from django.conf import settings
 
-        from backoffice import audit_names, db_deadline, demo, metrics, navigation, otp, principals, tasks, tokens
+        from backoffice import demo, tasks
+        from backoffice.admin import audit_names, navigation
+        from backoffice.auth import otp, principals, tokens
         from backoffice.celery import app as celery_app
+        from backoffice.ops import db_deadline, metrics
 
         if settings.DB_ANSWER_DEADLINE:
             db_deadline.install(connect=settings.DB_CONNECT_TIMEOUT, answer=settings.DB_ANSWER_DEADLINE)

@@ -5,7 +5,7 @@ from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from backoffice import roles
+from backoffice.auth import roles
 from backoffice.choices import OtpPurpose, StaffRole
 
 
@@ -52,7 +52,7 @@ class Staff(AbstractBaseUser):
 
     objects = StaffManager()
 
-    # A change to any of these ends every session of the account (backoffice.tokens): a new password
+    # A change to any of these ends every session of the account (backoffice.auth.tokens): a new password
     # (changed or reset, wherever), another role, deactivation (and reactivation).
     SESSION_FIELDS = ("password", "role", "is_active", "is_superuser")
 
@@ -189,7 +189,7 @@ class EndedSession(models.Model):
     """A signed-in session that was ended by signing out: none of its tokens, access or refresh, is honoured.
 
     A session is one sign-in and its chain of rotated refresh tokens; every token of it carries the
-    session's id (``sid``, ``backoffice.tokens``). Authentication reads this table in the same query
+    session's id (``sid``, ``backoffice.auth.tokens``). Authentication reads this table in the same query
     that loads the principal. A row is of use until ``expires_at``, when the session's last token
     would have expired anyway; later rows are deleted as new ones are written.
     """

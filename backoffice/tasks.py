@@ -9,7 +9,7 @@
   the same task code, now or (``background=True``) in a thread of this process.
 * The request id, principal and route of the request that sent a task travel in its message headers
   (``vikela_context``) and are set again around the task, so its log events carry them
-  (``backoffice.logs``); a task started by beat gets a request id of its own.
+  (``backoffice.ops.logs``); a task started by beat gets a request id of its own.
 * Every run records ``vikela_task_duration_seconds`` by task and outcome, failures and retries.
 """
 
@@ -34,9 +34,9 @@ from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from backoffice import context, metrics, tracing
 from backoffice.errors import ServiceUnavailable
-from backoffice.periodic import PERIOD_HEADER
+from backoffice.ops import context, metrics, tracing
+from backoffice.ops.periodic import PERIOD_HEADER
 
 logger = logging.getLogger("backoffice.tasks")
 

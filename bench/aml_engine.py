@@ -73,7 +73,7 @@ def _setup_django(db_url: str) -> None:
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production-use-0123456789")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backoffice.settings")
     # bulk loads and index builds over millions of rows: no statement timeout (and no client deadline,
-    # which COPY could not run under; backoffice.db_deadline)
+    # which COPY could not run under; backoffice.ops.db_deadline)
     os.environ.setdefault("DB_STATEMENT_TIMEOUT", "0")
     import django
 

@@ -194,7 +194,7 @@ def setup_django(url: str) -> None:
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     os.environ["DJANGO_SETTINGS_MODULE"] = "backoffice.settings"
     # bulk loads and index builds over millions of rows: no statement timeout (and no client deadline,
-    # which COPY could not run under; backoffice.db_deadline)
+    # which COPY could not run under; backoffice.ops.db_deadline)
     os.environ.setdefault("DB_STATEMENT_TIMEOUT", "0")
     import django
 
@@ -328,7 +328,7 @@ def measure(runs: int) -> list[tuple]:
     from django.db import connection, transaction
     from rest_framework.test import APIClient
 
-    from backoffice import tokens
+    from backoffice.auth import tokens
     from backoffice.models import Staff
 
     staff, _ = Staff.objects.get_or_create(email="bench@vikela.local", defaults={"role": "admin"})

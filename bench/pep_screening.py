@@ -264,7 +264,7 @@ def child_bulk(count: int) -> dict:
     """One bulk upload through the API, in this fresh process; prints its figures as JSON."""
     from rest_framework.test import APIClient
 
-    from backoffice import tokens
+    from backoffice.auth import tokens
     from backoffice.models import Staff
 
     staff, _ = Staff.objects.get_or_create(email="bench@vikela.local", defaults={"role": "admin"})
@@ -364,7 +364,7 @@ def screen_queries(count: int, listed_count: int) -> list[dict]:
 
 
 def measure_screen(url: str, runs: int, listed_count: int) -> dict:
-    from backoffice import tokens
+    from backoffice.auth import tokens
     from backoffice.models import Staff
 
     staff, _ = Staff.objects.get_or_create(email="bench@vikela.local", defaults={"role": "admin"})

@@ -51,7 +51,7 @@ def _setup_django(url: str) -> None:
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backoffice.settings")
     # bulk loads and index builds over millions of rows: no statement timeout (and no client deadline,
-    # which COPY could not run under; backoffice.db_deadline)
+    # which COPY could not run under; backoffice.ops.db_deadline)
     os.environ.setdefault("DB_STATEMENT_TIMEOUT", "0")
     import django
 
@@ -173,7 +173,7 @@ def _naive_page(params: dict) -> list[dict]:
     """A first draft: no select_related, a serializer that follows both foreign keys per row."""
     from rest_framework import serializers
 
-    from backoffice.paging import MAX_LIMIT
+    from backoffice.lists.paging import MAX_LIMIT
     from compliance.sars.models.sar import SAR
 
     class NaiveSARSerializer(serializers.ModelSerializer):
@@ -224,7 +224,7 @@ def _naive_page(params: dict) -> list[dict]:
 def _our_page(params: dict) -> dict:
     from django.http import QueryDict
 
-    from backoffice.paging import estimated_count, page_of
+    from backoffice.lists.paging import estimated_count, page_of
     from compliance.sars.api.serializers.sar import SARListItemOut
     from compliance.sars.filtersets import SARFilterSet
     from compliance.sars.selectors.sar import sar_list
@@ -254,7 +254,7 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from backoffice import tokens
+    from backoffice.auth import tokens
     from backoffice.models import Staff
     from compliance.sars.models.sar import SAR
 

@@ -107,7 +107,7 @@ def prepare() -> None:
     import django
 
     django.setup()
-    from backoffice import tokens
+    from backoffice.auth import tokens
     from backoffice.services import staff_upsert
     from vendors.models import Vendor
 

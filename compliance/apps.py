@@ -13,7 +13,8 @@ class ComplianceConfig(AppConfig):
     verbose_name = "Compliance"
 
     def ready(self):
-        from backoffice import demo, navigation
+        from backoffice import demo
+        from backoffice.admin import navigation
         from compliance import demo as compliance_demo
         from compliance.customer_view import register_panels
         from compliance.risk import risk_scores

@@ -6,7 +6,9 @@ class KycConfig(AppConfig):
     verbose_name = "KYC users"
 
     def ready(self):
-        from backoffice import audit_names, demo, navigation, principals, roles
+        from backoffice import demo
+        from backoffice.admin import audit_names, navigation
+        from backoffice.auth import principals, roles
         from kyc import demo as kyc_demo
         from kyc.customer_view import register_panels
         from kyc.services.auth import PRINCIPAL

@@ -6,7 +6,7 @@ import django_filters
 from django.db.models import F, Func, Q, TextField
 from django.db.models.lookups import IContains, IRegex
 
-from backoffice.filters import ListFilterSet, StrictBooleanFilter
+from backoffice.lists.filters import ListFilterSet, StrictBooleanFilter
 from kyc.choices import CreditStatus, RiskRating, TransactionStatus, TransactionType, VerificationStatus
 
 SEARCH_FIELDS = ("first_name", "last_name", "names", "surname", "phone_number", "email", "id_number")

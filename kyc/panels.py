@@ -60,7 +60,7 @@ def unregister(key: str) -> None:
 
 
 def for_capability(capability: str) -> Callable:
-    """A ``visible`` test: the signed-in staff member holds ``capability`` (backoffice.roles)."""
+    """A ``visible`` test: the signed-in staff member holds ``capability`` (backoffice.auth.roles)."""
     return lambda request: bool(
         getattr(request.user, "is_authenticated", False) and request.user.has_capability(capability)
     )

@@ -6,7 +6,9 @@ class VendorsConfig(AppConfig):
     verbose_name = "Vendors"
 
     def ready(self):
-        from backoffice import audit_names, demo, navigation, principals, roles
+        from backoffice import demo
+        from backoffice.admin import audit_names, navigation
+        from backoffice.auth import principals, roles
         from vendors import demo as vendors_demo
         from vendors.services import PRINCIPAL
 

@@ -3,7 +3,7 @@
 import django_filters
 from django.db.models import Q
 
-from backoffice.filters import ListFilterSet
+from backoffice.lists.filters import ListFilterSet
 from vendors.choices import VendorKycStatus
 from vendors.models import Vendor
 from vendors.selectors.vendors import expiring_within

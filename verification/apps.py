@@ -7,7 +7,10 @@ class VerificationConfig(AppConfig):
     verbose_name = "Verification"
 
     def ready(self):
-        from backoffice import audit_names, demo, metrics, navigation, periodic, roles
+        from backoffice import demo
+        from backoffice.admin import audit_names, navigation
+        from backoffice.auth import roles
+        from backoffice.ops import metrics, periodic
         from verification import demo as verification_demo
         from verification import metrics as verification_metrics
         from verification.customer_view import register_panels

@@ -2,7 +2,7 @@
 
 import django_filters
 
-from backoffice.filters import ListFilterSet
+from backoffice.lists.filters import ListFilterSet
 from verification.choices import Decision, JobStatus
 from verification.models import VerificationJob
 

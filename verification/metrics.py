@@ -1,4 +1,5 @@
-"""Verification's metrics (served at /metrics by ``backoffice.metrics``): run and stage durations, jobs by status."""
+"""Verification's metrics (served at /metrics by ``backoffice.ops.metrics``): run and stage durations,
+jobs by status."""
 
 from django.db.models import Count
 from prometheus_client import Histogram

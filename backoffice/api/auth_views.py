@@ -9,10 +9,11 @@ and ``PrincipalRegisterView``, so there is one implementation of each step
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.views import APIView
 
-from backoffice import services, tokens
+from backoffice import services
 from backoffice.api import serializers as s
 from backoffice.api.envelope import ok
 from backoffice.api.permissions import Public
+from backoffice.auth import tokens
 
 
 class AuthView(APIView):

@@ -2,7 +2,7 @@
 
 A token of one kind never authenticates on another kind's endpoints: the
 class checks the token's ``kind`` claim before it loads anyone. The model and
-who may sign in come from ``backoffice.principals``; apps subclass
+who may sign in come from ``backoffice.auth.principals``; apps subclass
 ``PrincipalJWTAuthentication`` with their own ``kind`` (``kyc``: users,
 ``vendors``: vendors).
 """
@@ -11,7 +11,8 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework_simplejwt.exceptions import TokenError
 
-from backoffice import context, principals, tokens
+from backoffice.auth import principals, tokens
+from backoffice.ops import context
 
 BAD_TOKEN = "Token is invalid or expired"
 
@@ -46,7 +47,7 @@ class PrincipalJWTAuthentication(BaseAuthentication):
         principal = principals.load_active(kind, sub, session=token.get("sid"))
         if principal is None or not tokens.is_current(kind, principal, token):
             raise exceptions.AuthenticationFailed(BAD_TOKEN)
-        # log events of the rest of this request name who made it (backoffice.logs)
+        # log events of the rest of this request name who made it (backoffice.ops.logs)
         context.principal.set(f"{kind}:{principal.pk}")
         return principal, raw
 

@@ -1,6 +1,6 @@
 """The success envelope and the error body, built in one place.
 
-Nothing of Django or DRF is imported at module level: the gunicorn worker (``backoffice.serving``)
+Nothing of Django or DRF is imported at module level: the gunicorn worker (``backoffice.http.serving``)
 builds its error pages with ``error_body`` before Django is set up.
 """
 

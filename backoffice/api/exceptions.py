@@ -94,7 +94,7 @@ def answer_for(exc: BaseException) -> Answer:
     if isinstance(exc, DjangoValidationError):
         return Answer(400, "Validation error", "VALIDATION_ERROR", django_validation_details(exc))
     if isinstance(exc, UnreadablePostError):
-        # the body stopped coming: past its deadline (backoffice.serving), or the client went away
+        # the body stopped coming: past its deadline (backoffice.http.serving), or the client went away
         if any(isinstance(cause, TimeoutError) for cause in _causes(exc)):
             return Answer(408, "The request body did not arrive in time", "REQUEST_TIMEOUT")
         return Answer(400, "The request body could not be read", "VALIDATION_ERROR")

@@ -18,13 +18,13 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice import metrics
 from backoffice.api.authentication import StaffJWTAuthentication
 from backoffice.api.envelope import error_body
 from backoffice.api.exceptions import Answer, json_error
 from backoffice.api.permissions import Public
 from backoffice.api.views import _cache, _check, _storage
 from backoffice.choices import StaffRole
+from backoffice.ops import metrics
 
 logger = logging.getLogger("backoffice.health")
 

@@ -1,6 +1,6 @@
 """The general paginated list of the API: {success, data: [...], pagination: {page, limit, total, totalPages}}.
 
-The paging itself (cheap totals, fast deep pages) is ``backoffice.paging``,
+The paging itself (cheap totals, fast deep pages) is ``backoffice.lists.paging``,
 shared with the admin site.
 """
 
@@ -9,7 +9,7 @@ import math
 from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 
-from backoffice.paging import MAX_LIMIT, page_and_total, page_params
+from backoffice.lists.paging import MAX_LIMIT, page_and_total, page_params
 
 
 class EnvelopePagination(BasePagination):

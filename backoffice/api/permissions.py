@@ -1,4 +1,4 @@
-"""Role permissions for the API, read from ``backoffice.roles``.
+"""Role permissions for the API, read from ``backoffice.auth.roles``.
 
 A view declares ``capabilities = {"list": "users.read", ...}`` keyed by
 viewset action (or HTTP method for plain views); ``"*"`` is the fallback.

@@ -9,9 +9,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from backoffice.api.strictjson import JsonNumber
+from backoffice.auth.roles import CAPABILITIES
 from backoffice.jsondepth import JsonDepthValidator
 from backoffice.jsonkeys import camel, camel_keys, jsonb_ordered
-from backoffice.roles import CAPABILITIES
 
 
 class AdminLoginIn(serializers.Serializer):

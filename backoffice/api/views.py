@@ -19,7 +19,7 @@ from backoffice.api.permissions import IsStaff, Public
 from backoffice.api.serializers import StaffMeOut
 from backoffice.errors import NotFound
 from backoffice.files import file_name_from_token, guess_content_type
-from backoffice.middleware import is_api, status_answer
+from backoffice.http.middleware import is_api, status_answer
 
 logger = logging.getLogger("backoffice.health")
 

@@ -6,7 +6,7 @@ names only its queryset, serializers, filterset and capability table:
 * the capability table (``capabilities = {action: capability}``, closed by
   default; ``backoffice.api.permissions.RolePermission`` reads it);
 * filters, sorting and the date range through the resource's filterset
-  (``backoffice.filters.ListFilterSet``) and ``FilterBackend``;
+  (``backoffice.lists.filters.ListFilterSet``) and ``FilterBackend``;
 * pagination in the contract's envelope (``EnvelopePagination``, or a named
   class for a list with its own shape);
 * input: ``self.input(Serializer)`` returns the validated body in domain

@@ -11,8 +11,8 @@ import contextvars
 from collections.abc import Iterator
 from typing import Any
 
+from backoffice.http.request_context import current_ip
 from backoffice.models import AuditLog, Staff
-from backoffice.request_context import current_ip
 
 # The entries collected by the innermost open ``audit_batch``; None outside one.
 _batch: contextvars.ContextVar[list[AuditLog] | None] = contextvars.ContextVar("audit_batch", default=None)

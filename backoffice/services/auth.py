@@ -1,6 +1,6 @@
 """Signing in, for every kind of principal: one implementation of register, login and phone verification.
 
-Staff, platform users and vendors differ only in what ``backoffice.principals``
+Staff, platform users and vendors differ only in what ``backoffice.auth.principals``
 says about their kind (login field, who may sign in, extra login checks, the
 messages of a clash); the steps are the same and live here once.
 """
@@ -12,9 +12,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from backoffice import login_guard, principals, tokens
+from backoffice.auth import login_guard, principals, tokens
+from backoffice.auth.otp import InvalidCode, otp_check, otp_issue
 from backoffice.errors import Conflict, InvalidCredentials, ValidationFailed
-from backoffice.otp import InvalidCode, otp_check, otp_issue
 from backoffice.phones import try_normalise_phone
 from backoffice.services.toolkit import model_clean
 
@@ -49,7 +49,7 @@ def principal_login(*, kind: str, login: str, password: str) -> tuple[Model, tok
     """Check the password of the principal of ``kind`` whose login field is ``login``; issue a token pair.
 
     The same InvalidCredentials, in the same time, whether the account exists or not. Failures count
-    towards the login name's lockout (``backoffice.login_guard``); a locked name is refused before its
+    towards the login name's lockout (``backoffice.auth.login_guard``); a locked name is refused before its
     password is looked at.
     """
     spec = principals.get(kind)

@@ -13,7 +13,8 @@ other at the same moment queue: the second finds itself the last and is refused.
 
 from django.db import transaction
 
-from backoffice import events, tokens
+from backoffice import events
+from backoffice.auth import tokens
 from backoffice.choices import StaffRole
 from backoffice.errors import Conflict, Forbidden, ValidationFailed
 from backoffice.models import Staff

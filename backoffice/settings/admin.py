@@ -17,7 +17,7 @@ UNFOLD = {
     ],
     "SHOW_HISTORY": True,
     "SHOW_VIEW_ON_SITE": False,
-    "DASHBOARD_CALLBACK": "backoffice.dashboard.dashboard_callback",
+    "DASHBOARD_CALLBACK": "backoffice.admin.dashboard.dashboard_callback",
     "STYLES": [lambda request: static("backoffice/admin.css")],
     "SCRIPTS": [lambda request: static("backoffice/a11y.js")],
     # Emerald, one step darker than Tailwind's from 500 on: white on primary-600 (buttons) is 5.5:1 and
@@ -38,10 +38,10 @@ UNFOLD = {
         },
     },
     # sign-in throttled per address and per account, like the API's logins
-    "LOGIN": {"form": "backoffice.admin_login.ThrottledLoginForm"},
+    "LOGIN": {"form": "backoffice.auth.admin_login.ThrottledLoginForm"},
     "SIDEBAR": {
         "show_search": True,
         "show_all_applications": True,
-        "navigation": "backoffice.navigation.sidebar",
+        "navigation": "backoffice.admin.navigation.sidebar",
     },
 }

@@ -19,8 +19,8 @@ REST_FRAMEWORK = {
     "DATETIME_FORMAT": "%Y-%m-%dT%H:%M:%S.%fZ",
 }
 
-# A larger request body is read only once the request is authenticated (backoffice.middleware); it stays
-# within what the server gathers before a thread reads anything (backoffice.serving.BUFFERED_BODY_BYTES).
+# A larger request body is read only once the request is authenticated (backoffice.http.middleware); it stays
+# within what the server gathers before a thread reads anything (backoffice.http.serving.BUFFERED_BODY_BYTES).
 UNAUTHENTICATED_BODY_MAX_BYTES = 64 * 1024
 
 SPECTACULAR_SETTINGS = {

@@ -7,7 +7,7 @@ from backoffice.settings.base import BASE_DIR, SECRET_KEY
 
 AUTH_USER_MODEL = "backoffice.Staff"
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "backoffice.passwords.AttributeSimilarityValidator"},
+    {"NAME": "backoffice.auth.passwords.AttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
@@ -31,7 +31,7 @@ SIMPLE_JWT = {
     "USER_ID_FIELD": "id",
 }
 
-# One of backoffice.otp.backends; checked against that registry when the app starts.
+# One of backoffice.auth.otp.backends; checked against that registry when the app starts.
 OTP_BACKEND = env_str("OTP_BACKEND", "console")
 OTP_FILE_PATH = env_str("OTP_FILE_PATH", str(BASE_DIR / "otp.txt"))
 OTP_TTL_MINUTES = env_int("OTP_TTL_MINUTES", 10, minimum=1)

@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from backoffice.env import env_bool, env_choice, env_int, env_list, env_str
-from backoffice.logs import logging_config
+from backoffice.ops.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -59,25 +59,25 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # outermost: the request id exists before anything logs, and every response (errors too) carries it
-    "backoffice.requestlog.RequestLogMiddleware",
+    "backoffice.http.requestlog.RequestLogMiddleware",
     # GET and HEAD under /api/ may read from DATABASE_REPLICA_URL (a no-op without one)
-    "backoffice.dbrouter.ReplicaRoutingMiddleware",
-    # next: it wraps every other layer, so nothing under /api/ leaves as HTML (backoffice.middleware)
-    "backoffice.middleware.ApiErrorMiddleware",
+    "backoffice.ops.dbrouter.ReplicaRoutingMiddleware",
+    # next: it wraps every other layer, so nothing under /api/ leaves as HTML (backoffice.http.middleware)
+    "backoffice.http.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "backoffice.middleware.RateLimitMiddleware",
-    # before anything reads a body: large ones only for authenticated requests (backoffice.middleware)
-    "backoffice.middleware.UnauthenticatedBodyMiddleware",
-    "backoffice.middleware.ApiInputMiddleware",
+    "backoffice.http.middleware.RateLimitMiddleware",
+    # before anything reads a body: large ones only for authenticated requests (backoffice.http.middleware)
+    "backoffice.http.middleware.UnauthenticatedBodyMiddleware",
+    "backoffice.http.middleware.ApiInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "backoffice.middleware.SessionIdleMiddleware",
+    "backoffice.http.middleware.SessionIdleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "backoffice.middleware.AdminSecurityHeadersMiddleware",
+    "backoffice.http.middleware.AdminSecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "backoffice.urls"
@@ -106,7 +106,7 @@ USE_I18N = True
 USE_TZ = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# One JSON event per line (backoffice.logs), with the request id, principal and route of the request (or task)
+# One JSON event per line (backoffice.ops.logs), with the request id, principal and route of the request (or task)
 # it belongs to; "plain" is one readable line per event for a terminal.
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"})
 LOG_FORMAT = env_choice("LOG_FORMAT", "json", {"json", "plain"})

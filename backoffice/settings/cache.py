@@ -20,7 +20,7 @@ if REDIS_URL:
         raise ImproperlyConfigured("REDIS_URL must start with redis://, rediss:// or unix://")
     CACHES = {
         "default": {
-            "BACKEND": "backoffice.redis_cache.RedisCache",
+            "BACKEND": "backoffice.ops.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": REDIS_CACHE_OPTIONS,
         }

@@ -9,7 +9,7 @@ from backoffice.settings.base import BASE_DIR, ENVIRONMENT
 # Seconds PostgreSQL spends on one statement, and waiting for one lock, before it cancels it (then 503):
 # a request stuck behind a migration's lock or a runaway query answers in seconds. 0: no limit (for a
 # migration of a large table or a bulk load). The client keeps a deadline of its own for a server too
-# frozen to cancel anything (backoffice.db_deadline): the statement timeout plus the connect timeout.
+# frozen to cancel anything (backoffice.ops.db_deadline): the statement timeout plus the connect timeout.
 DB_STATEMENT_TIMEOUT = env_int("DB_STATEMENT_TIMEOUT", 15, minimum=0, maximum=86400)
 DB_LOCK_TIMEOUT = env_int("DB_LOCK_TIMEOUT", 5, minimum=0, maximum=86400)
 DB_CONNECT_TIMEOUT = env_int("DB_CONNECT_TIMEOUT", 5, minimum=1, maximum=60)
@@ -47,10 +47,10 @@ else:
     options["options"] = f"{options.get('options', '')} {timeouts}".strip()
 DATABASES = {"default": _db}
 IS_POSTGRES = _db["ENGINE"] == "django.db.backends.postgresql"
-# the client's own deadline on any reply (backoffice.db_deadline); None: libpq waits as long as it takes
+# the client's own deadline on any reply (backoffice.ops.db_deadline); None: libpq waits as long as it takes
 DB_ANSWER_DEADLINE = DB_STATEMENT_TIMEOUT + DB_CONNECT_TIMEOUT if IS_POSTGRES and DB_STATEMENT_TIMEOUT else None
 
-# A streaming replica of the primary: GET requests under /api/ read from it (backoffice.dbrouter), everything
+# A streaming replica of the primary: GET requests under /api/ read from it (backoffice.ops.dbrouter), everything
 # else uses the primary. The same user and schema as the primary; migrations run on the primary only.
 DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL")
 # After a principal writes, their reads stay on the primary this long (seconds): longer than the replica lags.
@@ -72,4 +72,4 @@ if DATABASE_REPLICA_URL:
     # tests read the primary through this alias: one test database, not a second that nothing fills
     _replica["TEST"] = {"MIRROR": "default"}
     DATABASES["replica"] = _replica
-    DATABASE_ROUTERS = ["backoffice.dbrouter.ReplicaRouter"]
+    DATABASE_ROUTERS = ["backoffice.ops.dbrouter.ReplicaRouter"]

@@ -10,7 +10,7 @@ METRICS_TOKEN = env_str("METRICS_TOKEN")
 if METRICS_TOKEN is not None and len(METRICS_TOKEN) < 32:
     raise ImproperlyConfigured("METRICS_TOKEN must be at least 32 characters (a random token)")
 
-# OpenTelemetry tracing (backoffice.tracing): unset, no tracing and nothing of OpenTelemetry is imported. Set to
+# OpenTelemetry tracing (backoffice.ops.tracing): unset, no tracing and nothing of OpenTelemetry is imported. Set to
 # a collector's OTLP/HTTP base URL (http://collector:4318): a span per request and per task go there, joined to
 # the client's W3C traceparent. The exporter reads the standard OTEL_* variables (headers, timeouts) itself.
 OTEL_EXPORTER_OTLP_ENDPOINT = env_str("OTEL_EXPORTER_OTLP_ENDPOINT")

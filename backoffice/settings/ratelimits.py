@@ -1,4 +1,4 @@
-"""The contract's rate-limit groups (backoffice.ratelimit); counters live in the cache."""
+"""The contract's rate-limit groups (backoffice.http.ratelimit); counters live in the cache."""
 
 from backoffice.env import env_bool, env_int, env_rate
 
@@ -14,7 +14,7 @@ RATE_LIMIT_TRANSACTIONS = env_rate("RATE_LIMIT_TRANSACTIONS", "6000/m")
 RATELIMIT_FAIL_OPEN = env_bool("RATELIMIT_FAIL_OPEN", True)
 
 # Sign-in failures per login name (any kind of principal, the admin site's form too): this many within
-# LOGIN_LOCKOUT_MINUTES lock that name for LOGIN_LOCKOUT_MINUTES (backoffice.login_guard). Twice the
+# LOGIN_LOCKOUT_MINUTES lock that name for LOGIN_LOCKOUT_MINUTES (backoffice.auth.login_guard). Twice the
 # per-address limit: one address meets that limit first; the lock stops guessing spread over addresses.
 LOGIN_LOCKOUT_FAILURES = env_int("LOGIN_LOCKOUT_FAILURES", 20, minimum=1)
 LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1)

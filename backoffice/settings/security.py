@@ -28,13 +28,13 @@ if TRUSTED_PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # The admin site's session ends after this many idle minutes. Requests move the deadline on
-# (backoffice.middleware.SessionIdleMiddleware), at most once a minute: a page that loads many images
+# (backoffice.http.middleware.SessionIdleMiddleware), at most once a minute: a page that loads many images
 # writes the session once, not once per image.
 ADMIN_SESSION_IDLE_MINUTES = env_int("ADMIN_SESSION_IDLE_MINUTES", 30, minimum=1, maximum=24 * 60)
 SESSION_COOKIE_AGE = ADMIN_SESSION_IDLE_MINUTES * 60
 SESSION_RENEW_SECONDS = 60
 
-# Content-Security-Policy of the admin site (backoffice.middleware.AdminSecurityHeadersMiddleware).
+# Content-Security-Policy of the admin site (backoffice.http.middleware.AdminSecurityHeadersMiddleware).
 # django-unfold's Alpine.js evaluates its directives with new Function(), hence 'unsafe-eval'; its
 # templates carry inline style attributes and a few inline scripts, hence 'unsafe-inline'. What the
 # policy still forbids is what matters: any script, style, font, frame or form target from elsewhere.

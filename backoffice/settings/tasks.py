@@ -70,7 +70,7 @@ VERIFICATION_WORKER_CONCURRENCY = env_int("VERIFICATION_WORKER_CONCURRENCY", 1, 
 # standby one within BEAT_LOCK_SECONDS.
 CELERY_BEAT_MAX_LOOP_INTERVAL = 5
 BEAT_LOCK_SECONDS = env_int("BEAT_LOCK_SECONDS", 30, minimum=10, maximum=3600)
-CELERY_BEAT_SCHEDULER = "backoffice.beat:LockedScheduler"
+CELERY_BEAT_SCHEDULER = "backoffice.ops.beat:LockedScheduler"
 # Transient errors (a lost database or broker connection, a throttled provider) are retried this many times
 # with exponential back-off (1 s, 2 s, 4 s ... capped at TASK_RETRY_BACKOFF_MAX) before the task gives up.
 TASK_MAX_RETRIES = env_int("TASK_MAX_RETRIES", 5, minimum=0, maximum=100)

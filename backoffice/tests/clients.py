@@ -2,7 +2,7 @@
 
 from rest_framework.test import APIClient
 
-from backoffice import tokens
+from backoffice.auth import tokens
 
 
 def bearer_client(kind: str, principal_id) -> APIClient:

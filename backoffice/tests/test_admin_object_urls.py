@@ -1,10 +1,10 @@
-"""One way to name and guard an admin's own pages for one object (``backoffice.admin_base.object_urls``)."""
+"""One way to name and guard an admin's own pages for one object (``backoffice.admin.base.object_urls``)."""
 
 from django.contrib import admin
 from django.test import override_settings
 from django.urls import include, path, reverse
 
-from backoffice.admin_base import object_urls
+from backoffice.admin.base import object_urls
 from backoffice.models import Staff
 
 

@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from backoffice import tokens
+from backoffice.auth import tokens
 from backoffice.choices import StaffRole
 from backoffice.models import Staff
 from backoffice.tests.openapi import document

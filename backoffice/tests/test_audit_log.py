@@ -1,8 +1,8 @@
 import pytest
 from django.core.exceptions import ValidationError
 
+from backoffice.http.request_context import reset_current_ip, set_current_ip
 from backoffice.models import AuditLog
-from backoffice.request_context import reset_current_ip, set_current_ip
 from backoffice.services import audit_record
 from backoffice.tests.factories import StaffFactory
 

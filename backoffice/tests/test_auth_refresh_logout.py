@@ -90,7 +90,7 @@ def test_logout_leaves_the_same_persons_other_sessions_alone(api):
 def test_a_token_from_before_sessions_had_ids_is_still_honoured_until_it_expires(api):
     from rest_framework_simplejwt.tokens import RefreshToken
 
-    from backoffice import tokens
+    from backoffice.auth import tokens
 
     staff = StaffFactory(email="ada@example.com")
     pair = tokens.issue_pair(kind=tokens.STAFF, principal_id=staff.pk)

@@ -12,7 +12,7 @@ from django.db import connections
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
-from backoffice import ratelimit
+from backoffice.http import ratelimit
 from backoffice.tests.factories import PASSWORD, StaffFactory
 from backoffice.tests.servers import RedisServer
 

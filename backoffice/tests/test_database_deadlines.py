@@ -12,7 +12,7 @@ import psycopg2
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from backoffice import db_deadline
+from backoffice.ops import db_deadline
 from backoffice.settings import database
 
 PG = "postgres://postgres@127.0.0.1:5432/vikela"

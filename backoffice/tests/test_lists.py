@@ -9,7 +9,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.test import APIRequestFactory, force_authenticate
 
 from backoffice.api.permissions import IsStaff
-from backoffice.filters import ListFilterSet, StrictBooleanFilter
+from backoffice.lists.filters import ListFilterSet, StrictBooleanFilter
 from backoffice.models import Staff
 from backoffice.tests.factories import StaffFactory
 

@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from backoffice import paging as pagination
+from backoffice.lists import paging as pagination
 from backoffice.models import AuditLog
 from backoffice.services import audit_record
 

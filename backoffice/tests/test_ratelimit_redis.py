@@ -10,8 +10,8 @@ from django.test import override_settings
 from django_ratelimit.core import get_usage
 from redis.connection import Connection
 
-from backoffice import ratelimit
 from backoffice.choices import StaffRole
+from backoffice.http import ratelimit
 from backoffice.tests.servers import RedisServer
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ def redis(tmp_path):
     server = RedisServer(tmp_path)
     server.start()
     cache = {
-        "BACKEND": "backoffice.redis_cache.RedisCache",
+        "BACKEND": "backoffice.ops.redis_cache.RedisCache",
         "LOCATION": server.url,
         "OPTIONS": settings.REDIS_CACHE_OPTIONS,
     }

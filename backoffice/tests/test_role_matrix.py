@@ -3,7 +3,7 @@
 Every routed view under /api/v1 that names ``capabilities`` is called by every staff role, once per method it
 serves: a role without the capability gets 403 FORBIDDEN before anything else is looked at (tipping-off: not
 even a 404 tells support that a SAR id exists); a role with it never gets FORBIDDEN (a 400 or a 404 for the
-made-up ids is fine). The table itself is ``backoffice.roles.CAPABILITIES``; a new endpoint is covered the
+made-up ids is fine). The table itself is ``backoffice.auth.roles.CAPABILITIES``; a new endpoint is covered the
 moment it is routed.
 """
 
@@ -14,9 +14,9 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from backoffice import tokens
+from backoffice.auth import tokens
+from backoffice.auth.roles import has_capability
 from backoffice.choices import StaffRole
-from backoffice.roles import has_capability
 from backoffice.tests.factories import StaffFactory
 
 PARAM = re.compile(r"<(?:(\w+):)?\w+>|\(\?P<\w+>([^)]*)\)")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from backoffice import roles
+from backoffice.auth import roles
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 

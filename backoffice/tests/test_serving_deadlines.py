@@ -7,7 +7,7 @@ import pytest
 from gunicorn.http.body import Body, LengthReader
 from gunicorn.http.unreader import SocketUnreader
 
-from backoffice import serving
+from backoffice.http import serving
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
-from backoffice import tokens
+from backoffice.auth import tokens
 from backoffice.models import AuditLog, Staff
 from backoffice.tests.factories import PASSWORD, StaffFactory
 

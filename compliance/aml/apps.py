@@ -11,7 +11,9 @@ class AmlConfig(AppConfig):
     def ready(self):
         from django.conf import settings
 
-        from backoffice import audit_names, metrics, periodic, roles
+        from backoffice.admin import audit_names
+        from backoffice.auth import roles
+        from backoffice.ops import metrics, periodic
         from compliance.aml import metrics as aml_metrics
         from compliance.aml.engine.hooks import screen_transaction
         from compliance.aml.services.held import on_held_transaction_decided
@@ -55,7 +57,7 @@ class AmlConfig(AppConfig):
             },
         )
         metrics.register_collector("aml_alerts", aml_metrics.alerts_by_status)
-        # the ledger since the last periodic scan, once per period whatever the number of beats (backoffice.beat)
+        # the ledger since the last periodic scan, once per period whatever the number of beats (backoffice.ops.beat)
         periodic.register("aml-scan", task="compliance.aml.periodic_scan", every=settings.AML_SCAN_SECONDS)
         roles.grant_admin_permissions("alerts.read", {"compliance.view_alert", "compliance.view_alertevent"})
         roles.grant_admin_permissions("alerts.manage", {"compliance.change_alert"})

@@ -1,7 +1,7 @@
 import django_filters
 from django.db.models import Case, IntegerField, Value, When
 
-from backoffice.filters import ListFilterSet, StrictBooleanFilter
+from backoffice.lists.filters import ListFilterSet, StrictBooleanFilter
 from compliance.aml.choices import AlertStatus, AlertType, RuleType
 from compliance.aml.models.alerts import Alert
 from compliance.aml.models.rules import AMLRule

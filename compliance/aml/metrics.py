@@ -1,4 +1,4 @@
-"""AML's metrics (served at /metrics by ``backoffice.metrics``): alerts by status and severity."""
+"""AML's metrics (served at /metrics by ``backoffice.ops.metrics``): alerts by status and severity."""
 
 from django.db.models import Count
 from prometheus_client.core import GaugeMetricFamily

@@ -9,7 +9,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from backoffice.periodic import PERIOD_HEADER
+from backoffice.ops.periodic import PERIOD_HEADER
 from backoffice.tasks import VikelaTask, dispatch
 from compliance.aml.models.scans import AMLScan
 from compliance.aml.services.scans import (

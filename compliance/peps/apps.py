@@ -11,7 +11,9 @@ class PepsConfig(AppConfig):
     def ready(self):
         from django.conf import settings
 
-        from backoffice import audit_names, periodic, roles
+        from backoffice.admin import audit_names
+        from backoffice.auth import roles
+        from backoffice.ops import periodic
         from compliance.peps.services.screening import screen_renamed_user_after_commit, screen_user_after_commit
         from kyc import hooks as kyc_hooks
 

@@ -1,7 +1,7 @@
 import django_filters
 from django import forms
 
-from backoffice.filters import ListFilterSet
+from backoffice.lists.filters import ListFilterSet
 from compliance.peps.choices import PEPCategory, PEPMatchStatus
 from compliance.peps.models.pep import PEP, PEPMatch, canonical_category
 from compliance.peps.selectors.pep import search_q

@@ -1,4 +1,4 @@
-"""PEP screening's metrics (served at /metrics by ``backoffice.metrics``)."""
+"""PEP screening's metrics (served at /metrics by ``backoffice.ops.metrics``)."""
 
 from prometheus_client import Histogram
 

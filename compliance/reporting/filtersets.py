@@ -1,6 +1,6 @@
 import django_filters
 
-from backoffice.filters import ListFilterSet
+from backoffice.lists.filters import ListFilterSet
 from compliance.reporting.choices import ThresholdReportStatus
 from compliance.reporting.models import ThresholdReport
 

@@ -1,6 +1,6 @@
 import django_filters
 
-from backoffice.filters import ListFilterSet
+from backoffice.lists.filters import ListFilterSet
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR
 

@@ -13,8 +13,8 @@ from django.urls import reverse
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
-from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, StateHistoryInline
-from backoffice.dashboard import register_card
+from backoffice.admin.base import DefaultChoiceFilter, EstimatedCountPaginator, StateHistoryInline
+from backoffice.admin.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.money import money
 from kyc import services

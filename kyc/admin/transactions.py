@@ -4,7 +4,7 @@ from django.contrib import admin
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
-from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, StateHistoryInline
+from backoffice.admin.base import EstimatedCountPaginator, ReadOnlyAdminMixin, StateHistoryInline
 from backoffice.money import money
 from kyc.models import Transaction, TransactionEvent
 

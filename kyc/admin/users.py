@@ -13,12 +13,12 @@ from django.urls import reverse
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
-from backoffice.admin_base import (
+from backoffice.admin.base import (
     DefaultChoiceFilter,
     EstimatedCountPaginator,
     ServiceErrorsAdminMixin,
 )
-from backoffice.dashboard import register_card
+from backoffice.admin.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.money import money
 from kyc import panels, services

@@ -2,8 +2,8 @@
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
-from backoffice import tokens
 from backoffice.api.authentication import PrincipalJWTAuthentication
+from backoffice.auth import tokens
 from kyc.services.auth import KIND
 
 

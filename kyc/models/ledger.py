@@ -138,7 +138,7 @@ class TransactionEvent(StateChange):
         return f"{self.transaction_id}: {self.from_status} -> {self.to_status}"
 
 
-# The capability that makes (and decides) credits: finance and admin (backoffice.roles).
+# The capability that makes (and decides) credits: finance and admin (backoffice.auth.roles).
 CREDIT_CAPABILITY = "users.credit"
 
 

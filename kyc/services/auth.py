@@ -9,7 +9,7 @@ import string
 
 from django.db import transaction
 
-from backoffice import principals, tokens
+from backoffice.auth import principals, tokens
 from backoffice.phones import normalise_phone
 from backoffice.services import principal_login, principal_register
 from kyc import hooks

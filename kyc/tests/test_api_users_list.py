@@ -4,7 +4,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from backoffice import paging as pagination
+from backoffice.lists import paging as pagination
 from kyc.tests.factories import PlatformUserFactory
 from kyc.tests.helpers import BASE
 

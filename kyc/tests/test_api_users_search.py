@@ -57,7 +57,7 @@ def test_search_leaves_archived_users_out_unless_asked(admin_client_api):
 
 
 def test_a_short_result_totals_itself_without_counting(admin_client_api):
-    # the page that ends the list tells the total (backoffice.paging.page_and_total): no EXPLAIN, no COUNT
+    # the page that ends the list tells the total (backoffice.lists.paging.page_and_total): no EXPLAIN, no COUNT
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

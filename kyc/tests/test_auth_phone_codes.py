@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from backoffice import otp
+from backoffice.auth import otp
 from backoffice.models import OneTimeCode
 from kyc.tests.factories import PlatformUserFactory
 

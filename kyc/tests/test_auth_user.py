@@ -1,6 +1,6 @@
 import pytest
 
-from backoffice import otp
+from backoffice.auth import otp
 from kyc.models import PlatformUser
 from kyc.tests.factories import PASSWORD, PlatformUserFactory
 

@@ -1,10 +1,10 @@
-"""A password is refused for being like the person's own details only when it really is (backoffice.passwords)."""
+"""A password is refused for being like the person's own details only when it really is (backoffice.auth.passwords)."""
 
 import pytest
 from django.contrib.auth.password_validation import UserAttributeSimilarityValidator
 from django.core.exceptions import ValidationError
 
-from backoffice.passwords import AttributeSimilarityValidator
+from backoffice.auth.passwords import AttributeSimilarityValidator
 from kyc.models import PlatformUser
 
 # Found by a seeded search: these two random hex runs share enough characters (in any order) for Django's

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
-from backoffice import tokens
+from backoffice.auth import tokens
 from backoffice.tests.factories import StaffFactory
 from kyc.tests.factories import PlatformUserFactory
 from vendors.tests.factories import VendorFactory

@@ -14,8 +14,8 @@ from django.utils.html import format_html
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
-from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline
-from backoffice.dashboard import register_card
+from backoffice.admin.base import EstimatedCountPaginator, StateHistoryInline
+from backoffice.admin.dashboard import register_card
 from vendors.admin import kyc_views
 from vendors.choices import DocumentKey, ReviewReason, VendorKycStatus
 from vendors.models import Vendor, VendorKycChange, today

@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from backoffice import principals, tokens
+from backoffice.auth import principals, tokens
 from backoffice.phones import normalise_phone
 from backoffice.services import principal_login, principal_register
 from vendors.models import Vendor

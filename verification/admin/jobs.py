@@ -17,8 +17,8 @@ from django.utils.html import format_html
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
-from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, StateHistoryInline
-from backoffice.dashboard import register_card
+from backoffice.admin.base import EstimatedCountPaginator, ReadOnlyAdminMixin, StateHistoryInline
+from backoffice.admin.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import image_thumbnail_png

@@ -14,7 +14,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 
 from backoffice.api.viewsets import SINGLE, ApiViewSet
 from backoffice.errors import ValidationFailed
-from backoffice.filters import StrictBooleanField
+from backoffice.lists.filters import StrictBooleanField
 from backoffice.models import Staff
 from kyc.api.authentication import StaffOrUserJWTAuthentication
 from kyc.selectors.users import user_get

@@ -10,7 +10,7 @@ import json
 import pytest
 from django.test import Client
 
-from backoffice import middleware, serving
+from backoffice.http import middleware, serving
 from backoffice.tests.hostile.envelope import assert_envelope
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ times (a lost database connection) before it succeeds."""
 from celery import shared_task
 from django.db import OperationalError
 
-from backoffice import context
+from backoffice.ops import context
 from backoffice.tasks import VikelaTask
 
 seen: list[dict] = []

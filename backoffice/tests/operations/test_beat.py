@@ -6,9 +6,9 @@ import json
 import pytest
 from celery.schedules import crontab, schedule
 
-from backoffice import periodic
-from backoffice.beat import LEADER_KEY, LockedScheduler
 from backoffice.celery import app
+from backoffice.ops import periodic
+from backoffice.ops.beat import LEADER_KEY, LockedScheduler
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 import os
 
-from backoffice import metrics
+from backoffice.ops import metrics
 from backoffice.tests.servers import app_env, manage
 
 

@@ -4,8 +4,8 @@ import pytest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.parser import text_string_to_metric_families
 
-from backoffice import metrics
 from backoffice.choices import StaffRole
+from backoffice.ops import metrics
 
 pytestmark = pytest.mark.django_db
 TOKEN = "m" * 40

@@ -5,8 +5,8 @@ import logging
 
 import pytest
 
-from backoffice import context
-from backoffice.logs import JsonFormatter
+from backoffice.ops import context
+from backoffice.ops.logs import JsonFormatter
 
 pytestmark = pytest.mark.django_db
 

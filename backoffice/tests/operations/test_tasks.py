@@ -6,7 +6,7 @@ import logging
 import pytest
 from django.db import OperationalError
 
-from backoffice import context, metrics
+from backoffice.ops import context, metrics
 from backoffice.tasks import CONTEXT_HEADER, QueueUnavailable, dispatch, queue_depths, wait_for_background
 from backoffice.tests.operations.tasks import attempts, flaky, remember_context, seen
 

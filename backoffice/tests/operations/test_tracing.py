@@ -6,7 +6,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from backoffice import tracing
+from backoffice.ops import tracing
 from backoffice.tasks import dispatch
 from backoffice.tests.operations.tasks import remember_context
 

@@ -32,10 +32,10 @@ from django.utils.html import format_html
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
-from backoffice import roles
-from backoffice.admin_base import DefaultChoiceFilter, EstimatedCountPaginator, object_urls
+from backoffice.admin.base import DefaultChoiceFilter, EstimatedCountPaginator, object_urls
+from backoffice.admin.dashboard import register_card
+from backoffice.auth import roles
 from backoffice.choices import StaffRole
-from backoffice.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.models import Staff

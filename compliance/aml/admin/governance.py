@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
 
-from backoffice.admin_base import ServiceErrorsAdminMixin
-from backoffice.dashboard import register_card
+from backoffice.admin.base import ServiceErrorsAdminMixin
+from backoffice.admin.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance.aml.models.governance import RuleProposal, RuleSnooze
 from compliance.aml.selectors import rules as selectors

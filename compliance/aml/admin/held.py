@@ -12,8 +12,8 @@ from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
-from backoffice.admin_base import EstimatedCountPaginator, object_urls
-from backoffice.dashboard import register_card
+from backoffice.admin.base import EstimatedCountPaginator, object_urls
+from backoffice.admin.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance.aml.admin.alerts import ageing
 from compliance.aml.models.alerts import OPEN_STATES, Alert

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
 
-from backoffice.admin_base import ServiceErrorsAdminMixin, object_urls
+from backoffice.admin.base import ServiceErrorsAdminMixin, object_urls
 from backoffice.errors import DomainError
 from compliance.aml.admin.rule_forms import (
     field_name,

@@ -23,7 +23,7 @@ __all__ = ["attachment_add", "comment_add", "COMMENT_MAX"]
 # goAML carries a note for the report in one info_text of at most 4,000 characters
 COMMENT_MAX = 4000
 
-# The capability that lets a staff member add to a case, by the kind of case (backoffice.roles).
+# The capability that lets a staff member add to a case, by the kind of case (backoffice.auth.roles).
 WRITE_CAPABILITY = {"alert": "alerts.manage", "sar": "sars.file"}
 
 

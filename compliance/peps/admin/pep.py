@@ -22,14 +22,14 @@ from unfold.contrib.filters.admin import ChoicesDropdownFilter
 from unfold.decorators import action, display
 from unfold.widgets import UnfoldAdminTextareaWidget, UnfoldAdminTextInputWidget
 
-from backoffice.admin_base import (
+from backoffice.admin.base import (
     DefaultChoiceFilter,
     EstimatedCountPaginator,
     ReadOnlyAdminMixin,
     ServiceErrorsAdminMixin,
     StateHistoryInline,
 )
-from backoffice.dashboard import register_card
+from backoffice.admin.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
 from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningChannel, ScreeningStatus

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 from prometheus_client import REGISTRY
 
-from backoffice import periodic
+from backoffice.ops import periodic
 from compliance.aml.models.alerts import Alert
 from compliance.peps import tasks
 from compliance.peps.models.pep import PEP, PEPMatch, ScreeningRun

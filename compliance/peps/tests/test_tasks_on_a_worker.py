@@ -115,7 +115,7 @@ def test_a_screening_run_goes_through_the_worker_chunk_by_chunk_and_a_repeat_cha
 
 def test_one_period_of_the_aml_scan_sent_twice_makes_one_scan(stack):
     code = (
-        "from compliance.aml.tasks import periodic_scan; from backoffice.periodic import PERIOD_HEADER;"
+        "from compliance.aml.tasks import periodic_scan; from backoffice.ops.periodic import PERIOD_HEADER;"
         "[periodic_scan.apply_async(headers={PERIOD_HEADER: 'aml-scan:ops2'}) for _ in range(2)]; print(2)"
     )
     send(stack, code)

@@ -26,8 +26,8 @@ from unfold.admin import ModelAdmin
 from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
 from unfold.decorators import action, display
 
-from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline, object_urls
-from backoffice.dashboard import register_card
+from backoffice.admin.base import EstimatedCountPaginator, StateHistoryInline, object_urls
+from backoffice.admin.dashboard import register_card
 from backoffice.errors import DomainError
 from compliance.casework import deadlines
 from compliance.casework.choices import Priority

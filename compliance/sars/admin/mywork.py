@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from unfold.decorators import display
 
-from backoffice.dashboard import register_card
+from backoffice.admin.dashboard import register_card
 from compliance.casework import deadlines
 from compliance.casework.choices import Priority
 from compliance.sars.choices import SARStatus

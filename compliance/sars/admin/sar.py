@@ -21,8 +21,8 @@ from unfold.admin import ModelAdmin
 from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
 from unfold.decorators import display
 
-from backoffice.admin_base import EstimatedCountPaginator, StateHistoryInline, object_urls
-from backoffice.dashboard import register_card
+from backoffice.admin.base import EstimatedCountPaginator, StateHistoryInline, object_urls
+from backoffice.admin.dashboard import register_card
 from backoffice.errors import DomainError
 from backoffice.money import money
 from compliance.casework.admin.casework import CaseWorkAdminMixin

@@ -41,7 +41,7 @@ def new_sar_id() -> str:
 
 # The capability a staff member needs to move a SAR *into* each state. Filing
 # and reviewing stay with compliance officers; everything from approval on is
-# the MLRO's (backoffice.roles).
+# the MLRO's (backoffice.auth.roles).
 TARGET_CAPABILITY: dict[str, str] = {
     SARStatus.PENDING_REVIEW: "sars.file",
     SARStatus.PENDING_APPROVAL: "sars.review",
@@ -154,7 +154,7 @@ class SAR(ConcurrentTransitionMixin, models.Model):
         verbose_name_plural = "SARs"
         indexes = [
             models.Index(fields=["status", "-created_at"], name="sar_status_created"),
-            # the list's sort orders, each with the primary key that breaks ties (backoffice.filters)
+            # the list's sort orders, each with the primary key that breaks ties (backoffice.lists.filters)
             models.Index(fields=["created_at", "id"], name="sar_sort_created"),
             models.Index(fields=["amount_involved", "id"], name="sar_sort_amount"),
             models.Index(fields=["date_of_suspicious_activity", "id"], name="sar_sort_activity_date"),

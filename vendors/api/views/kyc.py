@@ -1,7 +1,7 @@
 """/admin/vendors and /admin/vendors/:id/kyc/...: thin views over vendors.selectors and vendors.services.
 
 Support reads (``vendors.kyc.read``); compliance officers, MLROs and admins upload, delete and review
-(``vendors.kyc.write``) and decide (``vendors.kyc.decide``): ``backoffice.roles``.
+(``vendors.kyc.write``) and decide (``vendors.kyc.decide``): ``backoffice.auth.roles``.
 """
 
 from drf_spectacular.types import OpenApiTypes

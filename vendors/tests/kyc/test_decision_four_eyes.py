@@ -3,7 +3,7 @@
 
 import pytest
 
-from backoffice import tokens
+from backoffice.auth import tokens
 from backoffice.choices import StaffRole
 from backoffice.errors import FourEyesRequired
 from backoffice.tests.clients import bearer_client

@@ -3,7 +3,7 @@ import datetime as dt
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from backoffice.filters import parse_date_bound
+from backoffice.lists.filters import parse_date_bound
 from backoffice.tasks import dispatch
 from compliance.aml.choices import ScanStatus
 from compliance.aml.models.rules import AMLRule

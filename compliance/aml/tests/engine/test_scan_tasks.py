@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from backoffice import periodic
-from backoffice.periodic import PERIOD_HEADER
+from backoffice.ops import periodic
+from backoffice.ops.periodic import PERIOD_HEADER
 from compliance.aml import tasks
 from compliance.aml.models.alerts import Alert
 from compliance.aml.models.scans import AMLScan

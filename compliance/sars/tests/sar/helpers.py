@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from rest_framework.test import APIClient
 
-from backoffice import tokens
+from backoffice.auth import tokens
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.sars.choices import SARStatus

@@ -2,7 +2,7 @@
 
 import pytest
 
-from backoffice import tokens
+from backoffice.auth import tokens
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.sars.tests.sar.helpers import client_for

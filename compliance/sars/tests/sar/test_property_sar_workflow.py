@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 from rest_framework.test import APIClient
 
-from backoffice import tokens
+from backoffice.auth import tokens
 from backoffice.choices import StaffRole
 from backoffice.models import Staff
 from compliance.sars.choices import SARStatus

@@ -27,9 +27,9 @@ logger = logging.getLogger("backoffice.otp")
 backends = ProviderRegistry(
     "OTP_BACKEND",
     {
-        "console": "backoffice.otp.ConsoleBackend",
-        "file": "backoffice.otp.FileBackend",
-        "locmem": "backoffice.otp.LocmemBackend",
+        "console": "backoffice.auth.otp.ConsoleBackend",
+        "file": "backoffice.auth.otp.FileBackend",
+        "locmem": "backoffice.auth.otp.LocmemBackend",
     },
 )
 

@@ -7,7 +7,7 @@ Two guards, both in the broker's Redis (every beat of the deployment uses the sa
   or as a standby on another machine, waits and takes over within ``BEAT_LOCK_SECONDS`` of the leader's
   death.
 * **One send per period.** Before sending, the leader claims the entry's period key
-  (``backoffice.periodic.period_of``) with SET NX. A beat restarted within a period (its schedule file lost,
+  (``backoffice.ops.periodic.period_of``) with SET NX. A beat restarted within a period (its schedule file lost,
   an interval entry due at once), or an old leader that was frozen past its lease and wakes up, finds the
   key taken and skips the run.
 """
@@ -22,7 +22,7 @@ from celery.beat import PersistentScheduler
 from django.conf import settings
 from django.utils import timezone
 
-from backoffice import metrics, periodic
+from backoffice.ops import metrics, periodic
 
 logger = logging.getLogger("backoffice.beat")
 

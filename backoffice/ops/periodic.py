@@ -2,11 +2,11 @@
 
 An app registers its periodic tasks from ``AppConfig.ready()``::
 
-    from backoffice import periodic
+    from backoffice.ops import periodic
     periodic.register("aml-scan", task="compliance.aml_scan", crontab={"minute": "0", "hour": "2"})
     periodic.register("stale-jobs", task="verification.requeue_stale_jobs", every=60)
 
-Beat (``backoffice.beat.LockedScheduler``) sends each once per *period*: the interval it falls in
+Beat (``backoffice.ops.beat.LockedScheduler``) sends each once per *period*: the interval it falls in
 (``every`` seconds, counted from the Unix epoch, so every beat on every machine agrees on the boundaries) or
 the minute a crontab fires. The period's key goes with the task in its headers (``PERIOD_HEADER``), so a
 task whose work must happen once per period can use it as its idempotency key.

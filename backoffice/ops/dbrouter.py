@@ -20,7 +20,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connections
 
-from backoffice import context
+from backoffice.ops import context
 
 PRIMARY, REPLICA = "default", "replica"
 _PIN = "dbpin:"

@@ -11,8 +11,9 @@ from unfold.admin import ModelAdmin
 from unfold.decorators import display
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
 
-from backoffice import audit_names, services
-from backoffice.admin_base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
+from backoffice import services
+from backoffice.admin import audit_names
+from backoffice.admin.base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
 from backoffice.models import SERVICE_KEY_SCOPES, AuditLog, ServiceKey, Staff
 from backoffice.services.service_keys import service_key_create, service_key_revoke
 
@@ -55,7 +56,7 @@ class StaffPasswordChangeForm(AdminPasswordChangeForm):
 
 @admin.register(Staff)
 class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
-    """Staff accounts; only the admin role reaches this page (see backoffice.roles)."""
+    """Staff accounts; only the admin role reaches this page (see backoffice.auth.roles)."""
 
     form = StaffChangeForm
     add_form = StaffCreationForm
@@ -97,7 +98,7 @@ class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
 @admin.register(AuditLog)
 class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
     """The audit log, read-only for everyone: what each entry is about by name (linked), and its changes in one
-    readable form (``backoffice.audit_names``), whichever app wrote it."""
+    readable form (``backoffice.admin.audit_names``), whichever app wrote it."""
 
     list_display = ("created_at", "actor_email", "action", "object_label", "changes_summary", "ip_address")
     list_filter = ("action", "object_type")

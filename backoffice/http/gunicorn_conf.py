@@ -1,9 +1,9 @@
-"""gunicorn's configuration module (``scripts/serve``: ``-c python:backoffice.gunicorn_conf``).
+"""gunicorn's configuration module (``scripts/serve``: ``-c python:backoffice.http.gunicorn_conf``).
 
 Loaded by gunicorn's master before Django is set up, so it imports nothing of Django:
 
 * logs: gunicorn's own events (worker boots, timeouts, signals) as the same JSON lines as the app's
-  (``backoffice.logs``); requests are logged by the app (``backoffice.requestlog``), with their route and
+  (``backoffice.ops.logs``); requests are logged by the app (``backoffice.http.requestlog``), with their route and
   principal, so gunicorn's access log stays off.
 * metrics: at start, the multiprocess directory loses the files of processes that are gone (an earlier run);
   when a worker exits (a restart, a timeout, a crash) its live gauges are removed with it.
@@ -11,8 +11,8 @@ Loaded by gunicorn's master before Django is set up, so it imports nothing of Dj
 
 import os
 
-from backoffice import metrics
-from backoffice.logs import logging_config
+from backoffice.ops import metrics
+from backoffice.ops.logs import logging_config
 
 logconfig_dict = logging_config(
     fmt=os.environ.get("LOG_FORMAT") or "json", level=(os.environ.get("LOG_LEVEL") or "INFO").upper()

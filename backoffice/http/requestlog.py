@@ -1,6 +1,6 @@
 """The outermost middleware: a request id on every response, one log event and one latency sample per request.
 
-``X-Request-ID`` is the client's own when it is safe to log (``backoffice.context.accepted_request_id``),
+``X-Request-ID`` is the client's own when it is safe to log (``backoffice.ops.context.accepted_request_id``),
 else a new one; it is set before anything else runs, so every log event of the request carries it, and
 background tasks the request starts inherit it (``backoffice.tasks``). After the response: one ``request``
 event (method, path without the query string, route template, status, duration, principal) and one sample
@@ -16,7 +16,8 @@ from django.conf import settings
 from django.urls import Resolver404, resolve
 from django.utils.functional import empty
 
-from backoffice import context, metrics, principals, tracing
+from backoffice.auth import principals
+from backoffice.ops import context, metrics, tracing
 
 logger = logging.getLogger("backoffice.request")
 

@@ -21,9 +21,9 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django_ratelimit.core import ALL, EXPIRATION_FUDGE, _get_window, _make_cache_key, _split_rate, get_usage
 
-from backoffice import tokens
+from backoffice.auth import tokens
 from backoffice.errors import ServiceUnavailable
-from backoffice.request_context import client_ip
+from backoffice.http.request_context import client_ip
 
 logger = logging.getLogger("backoffice.ratelimit")
 LOG_EVERY_SECONDS = 10

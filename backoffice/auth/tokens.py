@@ -1,4 +1,4 @@
-"""JWTs for every kind of principal (``backoffice.principals``): staff, platform users, vendors.
+"""JWTs for every kind of principal (``backoffice.auth.principals``): staff, platform users, vendors.
 
 Each token carries ``kind`` and ``sub`` (the principal's id). Refresh tokens
 rotate: using one blacklists it (simplejwt's blacklist app), so a replayed
@@ -40,10 +40,10 @@ from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, Ou
 from rest_framework_simplejwt.tokens import AccessToken, RefreshToken, UntypedToken
 from rest_framework_simplejwt.utils import datetime_from_epoch
 
-from backoffice import principals
+from backoffice.auth import principals
 from backoffice.errors import Unauthorized
 
-# The foundation's own kind; apps register theirs ("user", "vendor") in backoffice.principals.
+# The foundation's own kind; apps register theirs ("user", "vendor") in backoffice.auth.principals.
 STAFF = "staff"
 
 

@@ -1,8 +1,8 @@
 """What a log event says about the work it belongs to: the request id, the principal, the route, the task.
 
 Context variables, so each request thread (and each task) sees its own. Set by the request middleware
-(``backoffice.requestlog``), by token authentication (the principal) and by the task signals
-(``backoffice.tasks``), read by the JSON log formatter (``backoffice.logs``) and passed on to background
+(``backoffice.http.requestlog``), by token authentication (the principal) and by the task signals
+(``backoffice.tasks``), read by the JSON log formatter (``backoffice.ops.logs``) and passed on to background
 tasks in their message headers. This module imports nothing of Django: gunicorn's master process uses the
 formatter before Django is set up.
 """

@@ -32,7 +32,7 @@ class PrincipalKind:
     ``verifies_phone``: the kind proves its phone number with a one-time code.
     ``generation_field``: an integer field of the model that grows whenever the principal's sessions must
     end (staff: a new password, another role, deactivation). Tokens carry it; a token issued under an
-    older value is refused (``backoffice.tokens``). None: the kind's sessions end only by expiry or logout.
+    older value is refused (``backoffice.auth.tokens``). None: the kind's sessions end only by expiry or logout.
     """
 
     kind: str

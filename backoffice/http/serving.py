@@ -1,6 +1,6 @@
 """The gunicorn worker ``scripts/serve`` runs: gunicorn's threaded worker, hardened for the open internet.
 
-``EnvelopeThreadWorker`` (``--worker-class backoffice.serving.EnvelopeThreadWorker``) changes these things:
+``EnvelopeThreadWorker`` (``--worker-class backoffice.http.serving.EnvelopeThreadWorker``) changes these things:
 
 * **Slow clients cost no thread.** gunicorn's ``gthread`` hands a connection to a thread as soon as its
   first bytes arrive, and the thread then blocks until the rest of the request comes; a handful of

@@ -8,7 +8,7 @@ from django.utils.functional import cached_property
 from unfold.admin import TabularInline
 
 from backoffice.errors import DomainError
-from backoffice.paging import estimated_count
+from backoffice.lists.paging import estimated_count
 
 
 def object_urls(model_admin, routes: dict, *, pk: str = "uuid") -> list:

@@ -1,8 +1,8 @@
 """Structured logs: one JSON object per line, with the request id, the principal and the route.
 
 ``JsonFormatter`` is what ``LOG_FORMAT=json`` (the default) installs for every logger, gunicorn's own
-included (``backoffice.gunicorn_conf``), and what Celery's workers use (they keep Django's logging). An
-event is a log record: its message, its level and logger, the context of ``backoffice.context`` and
+included (``backoffice.http.gunicorn_conf``), and what Celery's workers use (they keep Django's logging). An
+event is a log record: its message, its level and logger, the context of ``backoffice.ops.context`` and
 whatever was passed as ``extra={...}``. A traceback is a field of the same line, never lines of its own, so
 a log shipper never splits one event into several. This module imports nothing of Django.
 """
@@ -11,7 +11,7 @@ import datetime as dt
 import json
 import logging
 
-from backoffice import context
+from backoffice.ops import context
 
 # the attributes every LogRecord has; anything else on a record came from ``extra`` and is logged
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName"}
@@ -73,14 +73,14 @@ def logging_config(*, fmt: str, level: str) -> dict:
     """
     logging.captureWarnings(True)
     formatter = (
-        {"()": "backoffice.logs.JsonFormatter"}
+        {"()": "backoffice.ops.logs.JsonFormatter"}
         if fmt == "json"
         else {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}
     )
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "backoffice.logs.ContextFilter"}},
+        "filters": {"context": {"()": "backoffice.ops.logs.ContextFilter"}},
         "formatters": {"main": formatter},
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "main", "filters": ["context"]}},
         "root": {"handlers": ["console"], "level": level},

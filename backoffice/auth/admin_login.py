@@ -1,4 +1,4 @@
-"""The admin site's sign-in form, throttled like the API's logins (``backoffice.login_guard``).
+"""The admin site's sign-in form, throttled like the API's logins (``backoffice.auth.login_guard``).
 
 Only failures count. Per address: ``RATE_LIMIT_AUTH`` failed sign-ins a period, then the address is
 refused until the period ends. Per login name: a lock after ``LOGIN_LOCKOUT_FAILURES`` failures, with
@@ -9,7 +9,7 @@ or not the account exists.
 from django.core.exceptions import ValidationError
 from unfold.forms import AuthenticationForm
 
-from backoffice import login_guard, tokens
+from backoffice.auth import login_guard, tokens
 from backoffice.models import Staff
 
 ADDRESS_GROUP = "admin.login.failures"

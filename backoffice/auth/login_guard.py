@@ -13,7 +13,7 @@ Two guards, both counted in the cache (shared by every server process):
   not by the account found, so it behaves the same for names that do not exist and reveals nothing.
   A successful sign-in clears the count.
 
-A cache outage follows ``RATELIMIT_FAIL_OPEN`` like every limiter (``backoffice.ratelimit.guarded``):
+A cache outage follows ``RATELIMIT_FAIL_OPEN`` like every limiter (``backoffice.http.ratelimit.guarded``):
 by default sign-in goes on unthrottled (passwords are still checked), logged and counted.
 """
 
@@ -23,9 +23,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django_ratelimit.core import get_usage
 
-from backoffice import events, ratelimit
+from backoffice import events
 from backoffice.errors import DomainError
-from backoffice.request_context import client_ip
+from backoffice.http import ratelimit
+from backoffice.http.request_context import client_ip
 
 
 class AccountLocked(DomainError):

@@ -6,7 +6,7 @@ In ``settings.MIDDLEWARE`` order:
   non-JSON error page (Django's own 400/404/500, a CSRF refusal, DEBUG's technical pages) leave
   ``/api/`` as the envelope; every ``/api/`` response carries ``Cache-Control: no-store`` (they carry
   personal data; no proxy or browser may keep them).
-* ``RateLimitMiddleware``: counts the request against its group (``backoffice.ratelimit``).
+* ``RateLimitMiddleware``: counts the request against its group (``backoffice.http.ratelimit``).
 * ``UnauthenticatedBodyMiddleware`` (any path): a body over ``UNAUTHENTICATED_BODY_MAX_BYTES`` is read
   only for an authenticated request; otherwise 401 (or 413 where no credentials are taken), unread.
 * ``ApiInputMiddleware``: refuses, before any view runs, what no endpoint may accept: NUL or control
@@ -28,13 +28,13 @@ from rest_framework.request import Request
 from rest_framework.utils.mediatypes import media_type_matches
 from rest_framework.views import APIView
 
-from backoffice import ratelimit
 from backoffice.api import strictjson
 from backoffice.api.envelope import ERROR_CODES_BY_STATUS, status_message
 from backoffice.api.exceptions import Answer, answer_for, json_error
 from backoffice.api.parsers import DECODED_JSON, body_limit, declared_length, form_values, too_large
 from backoffice.errors import DomainError, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
-from backoffice.request_context import client_ip, reset_current_ip, set_current_ip
+from backoffice.http import ratelimit
+from backoffice.http.request_context import client_ip, reset_current_ip, set_current_ip
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -117,7 +117,7 @@ class UnauthenticatedBodyMiddleware:
     """A request body over ``UNAUTHENTICATED_BODY_MAX_BYTES`` is read only once the request is authenticated.
 
     Reading a body holds a server thread for as long as the client takes to send it (each read has a
-    deadline, ``backoffice.serving``, but the thread is held until then): fifty anonymous clients
+    deadline, ``backoffice.http.serving``, but the thread is held until then): fifty anonymous clients
     announcing large bodies and trickling them would hold every thread. So before any layer reads the
     body (ApiInputMiddleware's JSON check, the CSRF check of a form, the view), a request announcing
     more is authenticated as its view will authenticate it: an API view's own authentication classes,
