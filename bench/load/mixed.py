@@ -361,7 +361,8 @@ class Client:
             "userId": random.choice(self.data["users"]),
             "type": "TOP_UP",
             "amount": random.randint(10, 5000),
-            "reference": "load-" + uuid.uuid4().hex,
+            # the contract's idempotency key; the intake refuses any other field (a 400 for every payment)
+            "externalId": "load-" + uuid.uuid4().hex,
         }
         response = self.call("write:intake", "POST", "/api/v1/admin/aml/transactions", json=body)
         if response is not None:

@@ -12,7 +12,7 @@ every problem found. Checks:
 * every acknowledged PEP bulk upload's PEPs exist, and its background screening run finished (waiting for
   the worker up to two minutes; a run left RUNNING, its chunk's retries spent during the fault, is resumed
   as beat's re-screening sweep would) with each chunk done once: a chunk run twice would count its PEPs twice;
-* every payment intake acknowledged (when the endpoint exists) is one ledger row with its reference.
+* every payment intake acknowledged (when the endpoint exists) is one ledger row with its externalId.
 """
 
 import json
@@ -137,9 +137,9 @@ for run in ScreeningRun.objects.exclude(pep_ids=[]):
         )
 
 # payment intake
-references = [payment["reference"] for payment in acks.get("intake", [])]
+references = [payment["externalId"] for payment in acks.get("intake", [])]
 if references:
-    counted = Counter(Transaction.objects.filter(reference__in=references).values_list("reference", flat=True))
+    counted = Counter(Transaction.objects.filter(external_id__in=references).values_list("external_id", flat=True))
     checked["payments"] = len(references)
     problems += [f"payment {ref}: {counted[ref]} ledger rows" for ref in references if counted[ref] != 1]
 
