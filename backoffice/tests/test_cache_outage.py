@@ -4,15 +4,14 @@ Against a private redis-server the test starts, stops and freezes (SIGSTOP); nev
 """
 
 import logging
-import threading
 
 import pytest
 from django.conf import settings
-from django.db import connections
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from backoffice.http import ratelimit
+from backoffice.tests.deadlines import answered_within
 from backoffice.tests.factories import PASSWORD, StaffFactory
 from backoffice.tests.servers import RedisServer
 
@@ -42,23 +41,6 @@ def me(db):
         ]["accessToken"]
     )
     return client
-
-
-def answered_within(seconds: float, call):
-    """``call()``'s result, or fail if it has not answered after ``seconds`` (a hang, not a slow answer)."""
-    result: list = []
-
-    def run():
-        try:
-            result.append(call())
-        finally:
-            connections.close_all()  # this thread's database connection must not outlive the test
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    assert result, f"no answer after {seconds} s"
-    return result[0]
 
 
 def test_with_redis_up_limits_are_counted_there(redis, me):

@@ -12,8 +12,8 @@ import pytest
 from django.conf import settings
 
 from backoffice.files import file_token
+from backoffice.tests.deadlines import answered_within
 from backoffice.tests.servers import ROOT
-from backoffice.tests.test_cache_outage import answered_within
 from backoffice.tests.uploads.corpus import handmade_pdf
 from backoffice.uploads import VENDOR_KYC, StorageUnavailable, upload_store
 

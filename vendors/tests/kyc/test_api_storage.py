@@ -15,8 +15,8 @@ from django.core.files.storage import FileSystemStorage, default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import OperationalError
 
+from backoffice.tests.deadlines import answered_within
 from backoffice.tests.s3 import BUCKET
-from backoffice.tests.test_cache_outage import answered_within
 from backoffice.tests.uploads.corpus import handmade_pdf
 from vendors.models import VendorDocument
 from vendors.services import kyc_documents
