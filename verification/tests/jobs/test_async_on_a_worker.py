@@ -225,5 +225,5 @@ def test_two_beats_send_each_period_once(stack):
             beat.stop()
     sent = periods()
     assert len(sent) == len(set(sent)), sent  # no period ran twice
-    said = [e["message"] for beat in beats for e in beat.events() if e.get("logger") == "backoffice.ops.beat"]
+    said = [e["message"] for beat in beats for e in beat.events() if e.get("logger") == "backoffice.beat"]
     assert any(m.endswith(" leads") for m in said) and any(m.endswith(" stands by") for m in said)
