@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
+from django.utils import timezone
 from django_fsm import ConcurrentTransition, TransitionNotAllowed
 
 from backoffice.errors import Conflict, InvalidTransition, ValidationFailed, django_validation_details
@@ -248,6 +249,60 @@ def fsm_move(
     if event is not None:
         event(move)
     return move
+
+
+def fsm_move_many(
+    objs: Sequence[M],
+    *,
+    to: str,
+    actor: Actor,
+    history: type[StateChange],
+    note: str = "",
+    field: str = "status",
+    label: str | None = None,
+    refused: str = "Cannot move {label} from {source} to {target}",
+    update_fields: Iterable[str] = (),
+    **kwargs: Any,
+) -> list[Move[M]]:
+    """``fsm_move`` for many rows the caller has locked (``SELECT ... FOR UPDATE``) that move together, such as a
+    batch's reports: the same table check (409 on the first row outside it) and ``@transition`` methods, then
+    one ``bulk_update`` and one ``bulk_create`` of the history rows instead of a save and an insert per row. No
+    audit entry per row: the caller's own event speaks for the set. Rows are moved in the order given."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("fsm_move_many runs inside the caller's transaction (transaction.atomic)")
+    if not objs:
+        return []
+    model = type(objs[0])
+    table = _table(model, field)
+    label = label or str(model._meta.verbose_name)
+    moves = []
+    for obj in objs:
+        move = Move(instance=obj, source=str(getattr(obj, field)), target=str(to), actor=actor, note=note)
+        method_name = table.get((move.source, move.target))
+        if method_name is None:
+            raise InvalidTransition(refused.format(label=label, source=move.source, target=move.target))
+        call = {"actor": actor, **kwargs} if "actor" in _parameters(model, method_name) else kwargs
+        try:
+            getattr(obj, method_name)(**call)
+        except TransitionNotAllowed:
+            raise InvalidTransition(refused.format(label=label, source=move.source, target=move.target)) from None
+        moves.append(move)
+    stamped = _auto_now_fields(model)
+    now = timezone.now()
+    for obj in objs:  # bulk_update does not stamp auto_now fields as save() does
+        for name in stamped:
+            setattr(obj, name, now)
+    model.objects.bulk_update(objs, fields=list(dict.fromkeys([*update_fields, field, *stamped])))
+    link = _history_link(history, model._meta.concrete_model)
+    rows = history.objects.bulk_create(
+        [
+            history(**{link: m.instance}, from_status=m.source, to_status=m.target, actor=actor, note=note or "")
+            for m in moves
+        ]
+    )
+    for move, row in zip(moves, rows, strict=True):
+        move.history = row
+    return moves
 
 
 def history_record(

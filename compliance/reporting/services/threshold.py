@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from backoffice.errors import Forbidden, FourEyesRequired, InvalidTransition, ValidationFailed
 from backoffice.models import Staff
-from backoffice.services import fsm_move, history_record, lock_row
+from backoffice.services import fsm_move, fsm_move_many, history_record, lock_row
 from compliance.aml.choices import RuleType
 from compliance.aml.models.rules import AMLRule
 from compliance.peps.selectors.pep_exposures import pep_exposures_by_user
@@ -160,8 +160,7 @@ def threshold_batch_prepare(*, actor: Staff) -> ThresholdReportBatch:
     ThresholdReportFiling.objects.bulk_create(
         [ThresholdReportFiling(batch=batch, report=r, resubmits=rejected.get(r.pk)) for r in reports]
     )
-    for report in reports:
-        _report_move(report, to=ThresholdReportStatus.BATCHED, actor=actor, update_fields=["batch"], batch=batch)
+    _reports_move(reports, to=ThresholdReportStatus.BATCHED, actor=actor, update_fields=["batch"], batch=batch)
     events.batch_prepared(actor=actor, batch=batch, reports=reports, resubmitted=list(rejected))
     return batch
 
@@ -248,29 +247,26 @@ def threshold_batch_submit(*, batch: ThresholdReportBatch, actor: Staff, fiu_ref
         fiu_reference=fiu_reference,
     )
     reports = ThresholdReport.objects.select_for_update().filter(batch=locked, status=ThresholdReportStatus.BATCHED)
-    for report in reports.order_by("day", "created_at", "id"):
-        _report_move(
-            report,
-            to=ThresholdReportStatus.SUBMITTED,
-            actor=actor,
-            update_fields=["submitted_at"],
-            at=move.instance.submitted_at,
-        )
+    _reports_move(
+        list(reports.order_by("day", "created_at", "id")),
+        to=ThresholdReportStatus.SUBMITTED,
+        actor=actor,
+        update_fields=["submitted_at"],
+        at=move.instance.submitted_at,
+    )
     return move.instance
 
 
-def _report_move(report: ThresholdReport, *, to: str, actor: Staff, note: str = "", update_fields=(), **kwargs):
-    """One report's move, its row locked by the caller; the batch's (or the answer's) audit entry speaks for it."""
-    return fsm_move(
-        report,
+def _reports_move(reports: list[ThresholdReport], *, to: str, actor: Staff, update_fields=(), **kwargs) -> None:
+    """A batch's reports moving together, their rows locked by the caller: one bulk update and one insert of
+    history rows whatever the batch's size; the batch's audit entry speaks for them."""
+    fsm_move_many(
+        reports,
         to=to,
         actor=actor,
-        note=note,
-        lock=False,
         label="threshold report",
         update_fields=update_fields,
         history=ThresholdReportEvent,
-        event=None,
         **kwargs,
     )
 

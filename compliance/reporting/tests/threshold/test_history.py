@@ -3,6 +3,8 @@
 import datetime as dt
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from backoffice.errors import InvalidTransition
@@ -13,6 +15,7 @@ from compliance.reporting.services.threshold import (
     threshold_report_answer,
 )
 from compliance.reporting.tests.threshold.helpers import MORNING, cash
+from kyc.tests.factories import PlatformUserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +76,30 @@ def test_the_admin_pages_show_the_history(client, rule, customer, staff):
     assert "Submitted to the FIU" in page and "In a prepared batch" in page
     page = client.get(reverse("admin:compliance_thresholdreportbatch_change", args=[batch.pk])).content.decode()
     assert 'id="events-group"' in page and "Prepared" in page
+
+
+def _statements(call) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return len(captured.captured_queries)
+
+
+def test_a_batch_moves_its_reports_in_statements_that_do_not_grow_with_their_number(rule, staff):
+    """Preparing and submitting write the reports and their history rows in bulk, not a save and an insert each."""
+
+    def prepared_and_submitted(customers: int) -> tuple[int, int]:
+        for n in range(customers):
+            cash(PlatformUserFactory(), "25000", at=MORNING + dt.timedelta(days=n))
+        batch = None
+
+        def prepare():
+            nonlocal batch
+            batch = threshold_batch_prepare(actor=staff["officer"])
+
+        prepared = _statements(prepare)
+        submitted = _statements(lambda: threshold_batch_submit(batch=batch, actor=staff["mlro"], fiu_reference="F"))
+        assert set(ThresholdReport.objects.filter(batch=batch).values_list("status", flat=True)) == {"SUBMITTED"}
+        assert ThresholdReportEvent.objects.filter(report__batch=batch, to_status="SUBMITTED").count() == customers
+        return prepared, submitted
+
+    assert prepared_and_submitted(2) == prepared_and_submitted(7)
