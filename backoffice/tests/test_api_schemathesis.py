@@ -26,6 +26,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from backoffice import tasks
 from backoffice.auth import tokens
 from backoffice.choices import StaffRole
 from backoffice.models import Staff
@@ -117,6 +118,13 @@ def demo_data(django_db_setup, django_db_blocker, tmp_path_factory):
         RATE_LIMIT_BULK="1000000/m",
         LOGIN_LOCKOUT_FAILURES=1_000_000,
     )
+    # a fuzzed ``?async=true`` would start a job's run in a thread with a connection of its own, which on
+    # SQLite's shared in-memory database locks tables under the test's open transaction ("database table is
+    # locked" in the next case): here background work runs inline, through the same task code
+    inline = pytest.MonkeyPatch()
+    inline.setattr(  # named by its path: the foundation's tests import no app above it
+        "verification.services.jobs.dispatch", lambda task, background=False, **given: tasks.dispatch(task, **given)
+    )
     with overrides, django_db_blocker.unblock():
         call_command("seed_demo", stdout=io.StringIO())
         # requests reach the WSGI handler directly, whose end-of-request signal would close the test's
@@ -128,6 +136,7 @@ def demo_data(django_db_setup, django_db_blocker, tmp_path_factory):
         finally:
             request_started.connect(close_old_connections)
             request_finished.connect(close_old_connections)
+            inline.undo()
             call_command("flush", interactive=False, verbosity=0)
 
 
