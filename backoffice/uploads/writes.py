@@ -3,17 +3,26 @@
 On disk the file is written under a hidden staging name beside the target and appears under its own name
 complete or not at all; on an object store a PUT or multipart upload is atomic and a failure after the object
 landed deletes it. Every failure becomes ``UploadTimeout`` or ``UploadStorageError``.
+
+Two uploads of one name at once never both write it: on disk ``os.link`` refuses a taken name; on an object
+store, which has no such refusal we can reach, a writer first claims the name in the shared cache
+(``_name_claim``) and only the claim's holder may put the name itself.
 """
 
 import hashlib
 import logging
+import math
 import os
+import pathlib
 import posixpath
 import time
 import uuid
-from enum import StrEnum
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import Enum, StrEnum
 from typing import BinaryIO
 
+from django.core.cache import cache
 from django.core.files import File
 from django.core.files.storage import FileSystemStorage, Storage
 
@@ -29,6 +38,12 @@ from backoffice.uploads.errors import (
 logger = logging.getLogger("backoffice.uploads")
 
 CHUNK_BYTES = 1024 * 1024
+# How long a remote write holds its name (``_name_claim``): the upload's deadline plus a margin, since the
+# deadline is checked as bytes are read and boto3 may still send the last parts and complete the upload after
+# that (each call bounded by AWS_S3_MAX_ATTEMPTS x the connect and read timeouts, about 14 s by default).
+# A claim that lapsed mid-write would let a second upload put the same name again.
+CLAIM_MARGIN_SECONDS = 120
+CLAIM_UNBOUNDED_SECONDS = 60 * 60  # an upload without a deadline: a bound, so a crashed server's claim lapses
 
 
 class IfExists(StrEnum):
@@ -191,16 +206,83 @@ def _write_local(storage: FileSystemStorage, name: str, content: File, if_exists
             quiet_delete(storage, staged)
 
 
-def _write_remote(storage: Storage, name: str, content: File, if_exists: IfExists) -> str:
-    """Write to an object store. An S3 PUT (single or multipart) is atomic: a failed one leaves no object.
+class _Claim(Enum):
+    """Who may write a name on the object store for the length of one write (see ``_name_claim``)."""
+
+    HELD = "held"  # this writer: it alone may put the name itself
+    TAKEN = "taken"  # another writer is storing the name right now
+    UNKNOWN = "unknown"  # the cache failed: nobody can say, so behave as if it were taken
+
+
+def _claim_key(storage: Storage, name: str) -> str:
+    # Hashed: a storage key may be longer than a cache key should be, or hold characters memcached refuses.
+    digest = hashlib.sha256(f"{getattr(storage, 'bucket_name', '')}\0{name}".encode()).hexdigest()
+    return f"uploads:name-claim:{digest}"
+
+
+def _claim_seconds(deadline: Deadline) -> int:
+    if deadline.seconds is None:
+        return CLAIM_UNBOUNDED_SECONDS
+    return math.ceil(deadline.seconds) + CLAIM_MARGIN_SECONDS
+
+
+def _release(key: str, token: str) -> None:
+    try:
+        # Only our own claim: one that outlived its timeout may already belong to the next writer.
+        if cache.get(key) == token:
+            cache.delete(key)
+    except Exception:  # the claim then lapses at its timeout; the write itself succeeded or failed already
+        logger.warning("could not release the claim %s", key, exc_info=True)
+
+
+@contextmanager
+def _name_claim(storage: Storage, name: str, deadline: Deadline) -> Iterator[_Claim]:
+    """Claim ``name`` for this write with one atomic ``cache.add`` (Redis SET NX across servers).
+
+    S3 has no "create only if absent" reachable through django-storages (s3transfer will not pass
+    If-None-Match), so two uploads of one name would both see it free and the last PUT would win.
+    """
+    key, token = _claim_key(storage, name), uuid.uuid4().hex
+    try:
+        claim = _Claim.HELD if cache.add(key, token, timeout=_claim_seconds(deadline)) else _Claim.TAKEN
+    except Exception:
+        logger.warning("could not claim %s in the cache; writing as if another upload had it", name, exc_info=True)
+        claim = _Claim.UNKNOWN
+    try:
+        yield claim
+    finally:
+        if claim is _Claim.HELD:
+            _release(key, token)
+
+
+def _suffixed_name(storage: Storage, name: str) -> str:
+    """A free name with a random suffix, never ``name`` itself (which may be mid-write, so not yet visible)."""
+    directory, file_name = posixpath.split(name)
+    ext = "".join(pathlib.PurePosixPath(file_name).suffixes)
+    return _free_name(
+        storage, posixpath.join(directory, storage.get_alternative_name(file_name.removesuffix(ext), ext))
+    )
+
+
+def _remote_target(storage: Storage, name: str, if_exists: IfExists, claim: _Claim) -> str:
+    """The name to put under REFUSE or RENAME; only the claim's holder may use ``name`` itself."""
+    # exists() after the claim, never before: a writer that finished between the two would otherwise be missed.
+    if claim is _Claim.HELD and not storage.exists(name):
+        return name
+    if if_exists is IfExists.RENAME:
+        return _suffixed_name(storage, name)
+    if claim is _Claim.UNKNOWN and not storage.exists(name):
+        # Without the cache, REFUSE cannot tell a free name from one another upload is writing this second:
+        # writing could overwrite it, a 409 would claim a file that may not exist. 503: a retry later works.
+        raise StorageUnavailable(details={"file": ["The name could not be reserved; nothing was stored"]})
+    raise FileAlreadyStored()
+
+
+def _put(storage: Storage, target: str, content: File, *, overwrite: bool) -> str:
+    """One S3 PUT (single or multipart), atomic: a failed one leaves no object.
 
     A failure after the object landed (the answer timed out) still deletes it, unless it replaced an old one.
     """
-    existed = storage.exists(name)
-    if existed and if_exists is IfExists.REFUSE:
-        raise FileAlreadyStored()
-    target = _free_name(storage, name) if existed and if_exists is IfExists.RENAME else name
-    overwrite = existed and if_exists is IfExists.REPLACE
     try:
         # save() would choose a new name for a taken one (AWS_S3_FILE_OVERWRITE is False); _save, the hook
         # every storage implements, writes exactly where asked, which is what replacing means.
@@ -211,6 +293,14 @@ def _write_remote(storage: Storage, name: str, content: File, if_exists: IfExist
         raise
 
 
+def _write_remote(storage: Storage, name: str, content: File, if_exists: IfExists, deadline: Deadline) -> str:
+    """Write to an object store; REFUSE and RENAME hold a claim on ``name`` while they look and write."""
+    if if_exists is IfExists.REPLACE:
+        return _put(storage, name, content, overwrite=storage.exists(name))
+    with _name_claim(storage, name, deadline) as claim:
+        return _put(storage, _remote_target(storage, name, if_exists, claim), content, overwrite=False)
+
+
 def write(storage, name, payload, *, size, content_type, if_exists, deadline) -> tuple[str, str, int]:
     meter = _Meter(payload, size=size, deadline=deadline)
     content = File(meter, name=posixpath.basename(name))
@@ -219,7 +309,7 @@ def write(storage, name, payload, *, size, content_type, if_exists, deadline) ->
         if isinstance(storage, FileSystemStorage):
             stored = _write_local(storage, name, content, if_exists)
         else:
-            stored = _write_remote(storage, name, content, if_exists)
+            stored = _write_remote(storage, name, content, if_exists, deadline)
     except Exception as exc:
         raise _storage_failure(exc, name)
     return stored, meter.sha256(), size
