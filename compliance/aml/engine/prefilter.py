@@ -144,9 +144,11 @@ class _Sums:
             cond += " AND a.channel = %s"
             params.append(channel)
         first = len(self.columns)
-        for expr in (f"SUM(CASE WHEN {cond} THEN a.count ELSE 0 END)",
-                     f"SUM(CASE WHEN {cond} THEN a.total ELSE 0 END)",
-                     f"MAX(CASE WHEN {cond} THEN a.max_amount END)"):  # fmt: skip
+        # FILTER, not CASE: the aggregate skips a row outside the window instead of adding a zero (a busy
+        # wallet's month is thousands of rows times every rule's columns); an empty window sums to NULL
+        for expr in (f"SUM(a.count) FILTER (WHERE {cond})",
+                     f"SUM(a.total) FILTER (WHERE {cond})",
+                     f"MAX(a.max_amount) FILTER (WHERE {cond})"):  # fmt: skip
             self.columns.append(expr)
             self.params += params
         return first, first + 1, first + 2

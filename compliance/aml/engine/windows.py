@@ -32,6 +32,22 @@ from compliance.aml.engine.base import (
     uuid_param,
 )
 
+# what a joined window query may read of the wallet's rows (kyc's index ``kyc_tx_user_window`` covers them)
+WALLET_COLUMNS = ", ".join(
+    f"t.{column}"
+    for column in (
+        "id",
+        "user_id",
+        "status",
+        "type",
+        "amount",
+        "channel",
+        "created_at",
+        "counterparty_user_id",
+        "counterparty_vendor_id",
+    )
+)
+
 
 def rolling_hits(
     scope: Scope,
@@ -68,7 +84,11 @@ def rolling_hits(
                               t.amount AS amount, {ep} AS ep
                        FROM {source}"""
         if joins:
-            base_sql = f"WITH wallet AS {materialized} (SELECT * FROM {TX} t WHERE {scope_where}) {base_sql}"
+            # only the columns of the ledger's (user, created_at) covering index: the window is then read from
+            # the index alone, not a heap page per row (a joined rule's ``where`` and ``partition`` use these)
+            base_sql = (
+                f"WITH wallet AS {materialized} (SELECT {WALLET_COLUMNS} FROM {TX} t WHERE {scope_where}) {base_sql}"
+            )
         return _anchored_rows(
             scope,
             window_seconds=w,
@@ -159,10 +179,13 @@ def _anchored_rows(
     if min_distinct_counterparties:
         distinct, distinct_cond = ", COUNT(DISTINCT cp) AS nd", " AND a.nd >= %s"
         distinct_params = [int(min_distinct_counterparties)]
+    # the one aggregate, computed once: inlined, PostgreSQL re-ran it for every row of the window it is
+    # cross-joined with (a nested loop over a busy wallet's day: 152 aggregates of 152 rows, 18 ms, not 0.3)
+    materialized = "MATERIALIZED" if connection.vendor == "postgresql" else ""
     sql = f"""
         WITH base AS ({base_sql}),
         mine AS (SELECT part FROM base WHERE id = %s),
-        agg AS (
+        agg AS {materialized} (
             SELECT COUNT(*) AS n, SUM(amount) AS total, MIN(amount) AS lo, MAX(amount) AS hi{distinct}
             FROM base WHERE part IN (SELECT part FROM mine)
         )
