@@ -16,8 +16,11 @@ The driver is threads of ``requests`` (one session per simulated staff member), 
 gevent and a newer setuptools into the shared virtualenv. Each user loops over a weighted mix: user lists,
 user searches, PEP searches and name screenings (reads); SARs created and moved, credits with an
 Idempotency-Key (retried with the same key after a failure, as a client should), vendor document uploads,
-PEP bulk uploads screened in the background (writes). The payment intake (POST /admin/aml/transactions) joins
-at its own rate when the endpoint answers, and is skipped when it is 404.
+PEP bulk uploads screened in the background (writes); between two requests a user pauses for a uniform
+``--think`` (default 1-3 s, Locust's ``between(1, 3)``: people read what they asked for; ``--think 0`` is the
+closed loop that measures how much the server can take). The payment platform is not a person: with its
+service key it sends the payment intake (POST /admin/aml/transactions) at ``--intake-rate`` per second on a
+fixed schedule, whatever the answers take (skipped when the endpoint is 404).
 
 Every answer is classified: 2xx, a 503 in the JSON envelope (what a fault may cause), or a *bad failure*
 (any other 5xx, HTML, no envelope, a time-out). Every acknowledged write is written to a file, and afterwards
@@ -251,8 +254,8 @@ def classify(response) -> tuple[str, str]:
 
 
 class Client:
-    def __init__(self, stack: Stack, record: Record, token: str, data: dict, intake: bool):
-        self.base, self.record, self.data, self.intake = stack.base, record, data, intake
+    def __init__(self, stack: Stack, record: Record, token: str, data: dict, think: tuple[float, float] = (0, 0)):
+        self.base, self.record, self.data, self.think = stack.base, record, data, think
         self.session = requests.Session()
         self.session.headers["Authorization"] = f"Bearer {token}"
         self.pending_credits: list[dict] = []
@@ -356,18 +359,6 @@ class Client:
             run = response.json()["data"]["matching"].get("screeningRunId")
             self.record.ack("pep_bulk", {"names": [p["name"] for p in peps], "run": run})
 
-    def payment(self):
-        body = {
-            "userId": random.choice(self.data["users"]),
-            "type": "TOP_UP",
-            "amount": random.randint(10, 5000),
-            # the contract's idempotency key; the intake refuses any other field (a 400 for every payment)
-            "externalId": "load-" + uuid.uuid4().hex,
-        }
-        response = self.call("write:intake", "POST", "/api/v1/admin/aml/transactions", json=body)
-        if response is not None:
-            self.record.ack("intake", body)
-
     MIX = [
         (list_users, 20),
         (search_users, 15),
@@ -384,12 +375,47 @@ class Client:
         actions = [a for a, _ in self.MIX]
         weights = [w for _, w in self.MIX]
         while time.time() < until:
-            random.choice([None] * 9 + [1]) and self.intake and self.payment()
             random.choices(actions, weights)[0](self)
+            # a person reads the page before the next click (Locust's ``between(lo, hi)``); 0 is a closed loop
+            if self.think[1] > 0:
+                time.sleep(min(random.uniform(*self.think), max(0.0, until - time.time())))
         # what is still unacknowledged gets a last try once the faults are over (a client's retry)
         for credit in self.pending_credits[:]:
             self.pending_credits = [credit]
             self.credit()
+
+
+class PaymentPlatform(Client):
+    """The payment platform's intake at its own steady rate, with its service key (not a person: no think time).
+
+    Paced open-loop: each of its threads sends on a fixed schedule whatever the answers take, so a slow server
+    meets the same offered rate instead of a politely slowing client.
+    """
+
+    def __init__(self, stack: Stack, record: Record, key: str, data: dict, rate: float):
+        super().__init__(stack, record, "", data)
+        del self.session.headers["Authorization"]
+        self.session.headers["X-API-Key"] = key
+        self.interval = 1.0 / rate
+
+    def payment(self):
+        body = {
+            "userId": random.choice(self.data["users"]),
+            "type": "TOP_UP",
+            "amount": random.randint(10, 5000),
+            # the contract's idempotency key; the intake refuses any other field (a 400 for every payment)
+            "externalId": "load-" + uuid.uuid4().hex,
+        }
+        response = self.call("write:intake", "POST", "/api/v1/admin/aml/transactions", json=body)
+        if response is not None:
+            self.record.ack("intake", body)
+
+    def run(self, until: float):
+        next_at = time.time() + random.uniform(0, self.interval)
+        while next_at < until:
+            time.sleep(max(0.0, next_at - time.time()))
+            self.payment()
+            next_at = max(next_at + self.interval, time.time() - self.interval)  # late: no catch-up burst
 
 
 def login(base: str, email: str) -> str:
@@ -508,10 +534,21 @@ def one_run(args, run: int) -> dict:
         started = time.time()
         until = started + args.seconds
         faults: list = []
+        think = tuple(float(x) for x in args.think.split("-")) if "-" in args.think else (0.0, 0.0)
         threads = [
-            threading.Thread(target=Client(stack, record, token, data, intake).run, args=(until,))
+            threading.Thread(target=Client(stack, record, token, data, think).run, args=(until,))
             for _ in range(args.users)
         ]
+        if intake and args.intake_rate > 0:
+            key = stack.manage("create_service_key", "--name", f"load-{run}").strip().splitlines()[-1]
+            # a few senders share the rate, so one slow answer does not hold the schedule
+            senders = max(1, min(8, int(args.intake_rate // 5)))
+            threads += [
+                threading.Thread(
+                    target=PaymentPlatform(stack, record, key, data, args.intake_rate / senders).run, args=(until,)
+                )
+                for _ in range(senders)
+            ]
         if args.fault != "none":
             threads.append(
                 threading.Thread(
@@ -560,6 +597,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, default=50, help="concurrent simulated staff members")
     parser.add_argument("--seconds", type=int, default=60, help="length of the load")
+    parser.add_argument(
+        "--think",
+        default="1-3",
+        help="each staff member's pause between requests, LO-HI seconds (uniform); 0: no pause, a closed loop",
+    )
+    parser.add_argument("--intake-rate", type=float, default=10, help="payments per second from the platform")
     parser.add_argument("--fault", choices=["none", "postgres", "redis", "s3", "worker"], default="none")
     parser.add_argument("--fault-seconds", type=float, default=10, help="how long the fault lasts")
     parser.add_argument("--runs", type=int, default=1)
