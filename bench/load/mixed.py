@@ -91,7 +91,7 @@ print("seeded")
 class Stack:
     """The private servers of one run, on consecutive ports from ``base``."""
 
-    def __init__(self, base: int, directory: Path, users: int):
+    def __init__(self, base: int, directory: Path, users: int, workers: int = 2, threads: int = 8):
         self.directory, self.users = directory, users
         self.postgres = PostgresCluster()
         self.postgres.port = base + 1
@@ -117,8 +117,8 @@ class Stack:
             RATE_LIMIT_STANDARD="1000000/m",
             RATE_LIMIT_BULK="100000/m",
             RATE_LIMIT_AUTH="100000/m",
-            WEB_CONCURRENCY="2",
-            GUNICORN_THREADS="8",
+            WEB_CONCURRENCY=str(workers),
+            GUNICORN_THREADS=str(threads),
             PEP_SCREEN_INLINE_MAX="20",
             PEP_SCREENING_CHUNK="10",
             LOG_LEVEL="WARNING",
@@ -513,7 +513,7 @@ def figures(record: Record, seconds: float, faults: list) -> dict:
 
 def one_run(args, run: int) -> dict:
     directory = Path(tempfile.mkdtemp(prefix="vikela-load-"))
-    stack = Stack(args.base_port, directory, args.seed_users)
+    stack = Stack(args.base_port, directory, args.seed_users, args.workers, args.threads)
     try:
         print(f"run {run}: starting private servers in {directory}", flush=True)
         stack.up()
@@ -602,6 +602,8 @@ def main() -> None:
         default="1-3",
         help="each staff member's pause between requests, LO-HI seconds (uniform); 0: no pause, a closed loop",
     )
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (WEB_CONCURRENCY)")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker (GUNICORN_THREADS)")
     parser.add_argument("--intake-rate", type=float, default=10, help="payments per second from the platform")
     parser.add_argument("--fault", choices=["none", "postgres", "redis", "s3", "worker"], default="none")
     parser.add_argument("--fault-seconds", type=float, default=10, help="how long the fault lasts")
