@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -195,6 +196,22 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     def has_archive_permission(self, request, obj=None):
         return request.user.has_capability("users.archive")
 
+    # the page offers the one move the user's state allows: Archive on an active user, Restore on an archived one
+    def has_archive_user_permission(self, request, object_id=None):
+        return self.has_archive_permission(request) and self._archived(object_id) is False
+
+    def has_restore_user_permission(self, request, object_id=None):
+        return self.has_archive_permission(request) and self._archived(object_id) is True
+
+    def _archived(self, object_id) -> bool | None:
+        """Whether the user is archived; None when there is no such user (or no id: the list's buttons)."""
+        if object_id is None:
+            return None
+        try:
+            return PlatformUser.objects.filter(pk=object_id).values_list("is_archived", flat=True).first()
+        except (ValueError, ValidationError):  # a malformed id in the URL
+            return None
+
     def has_credit_permission(self, request, obj=None):
         return request.user.has_capability("users.credit")
 
@@ -363,12 +380,12 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         }
         return TemplateResponse(request, "kyc/admin/confirm.html", context)
 
-    @action(description="Archive", url_path="archive", permissions=["archive"], icon="archive")
+    @action(description="Archive", url_path="archive", permissions=["archive_user"], icon="archive")
     def archive_user(self, request, object_id):
         user = self._user_or_404(object_id)
         return self._confirm(request, user, verb="archived", service=services.user_archive)
 
-    @action(description="Restore", url_path="restore", permissions=["archive"], icon="unarchive")
+    @action(description="Restore", url_path="restore", permissions=["restore_user"], icon="unarchive")
     def restore_user(self, request, object_id):
         user = self._user_or_404(object_id)
         return self._confirm(request, user, verb="restored", service=services.user_unarchive)

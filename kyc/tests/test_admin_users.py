@@ -165,6 +165,23 @@ def test_archive_and_restore_from_the_detail_page():
     assert [e.action for e in AuditLog.objects.order_by("id")] == ["user.archive", "user.unarchive"]
 
 
+def test_the_page_offers_archive_or_restore_as_the_users_state_allows():
+    client, _ = browser("compliance_officer")
+    user = PlatformUserFactory()
+    archive, restore = (change_url(user).replace("/change/", f"/{verb}/") for verb in ("archive", "restore"))
+
+    page = client.get(change_url(user)).content.decode()
+    assert archive in page and restore not in page
+    assert client.post(restore).status_code == 403  # nothing to restore
+    client.post(archive)
+    page = client.get(change_url(user)).content.decode()
+    assert restore in page and archive not in page
+    assert client.post(archive).status_code == 403  # archived already
+    user.refresh_from_db()
+    assert user.is_archived
+    assert [e.action for e in AuditLog.objects.order_by("id")] == ["user.archive"]
+
+
 def test_bulk_archive_from_the_list():
     client, _ = browser("mlro")
     users = PlatformUserFactory.create_batch(2)
