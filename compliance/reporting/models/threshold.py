@@ -37,7 +37,7 @@ class ThresholdReportBatch(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     submitted_at = models.DateTimeField(null=True, blank=True)
-    fiu_reference = models.CharField(max_length=64, blank=True, default="")
+    fiu_reference = models.CharField("FIU reference", max_length=64, blank=True, default="")
 
     class Meta:
         app_label = "compliance"
@@ -76,7 +76,9 @@ class ThresholdReport(models.Model):
     batch = models.ForeignKey(
         ThresholdReportBatch, null=True, blank=True, on_delete=models.PROTECT, related_name="current_reports"
     )
-    fiu_reason = models.TextField(blank=True, default="", help_text="The FIU's reason for its last rejection")
+    fiu_reason = models.TextField(
+        "FIU reason", blank=True, default="", help_text="The FIU's reason for its last rejection"
+    )
     due_at = models.DateTimeField(help_text="When the law wants it filed (CTR_FILING_DAYS after the day)")
     submitted_at = models.DateTimeField(null=True, blank=True, help_text="First submitted to the FIU")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

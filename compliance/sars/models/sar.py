@@ -129,11 +129,11 @@ class SAR(ConcurrentTransitionMixin, models.Model):
     approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="sars_approved"
     )
-    fiu_reference = models.CharField(max_length=64, blank=True, default="")
+    fiu_reference = models.CharField("FIU reference", max_length=64, blank=True, default="")
     # the unit's answer to the filing (ACCEPTED or REJECTED, with its reason), recorded by the MLRO
-    fiu_outcome = models.CharField(max_length=16, blank=True, default="")
-    fiu_reason = models.TextField(blank=True, default="")
-    fiu_answered_at = models.DateTimeField(null=True, blank=True)
+    fiu_outcome = models.CharField("FIU outcome", max_length=16, blank=True, default="")
+    fiu_reason = models.TextField("FIU reason", blank=True, default="")
+    fiu_answered_at = models.DateTimeField("FIU answered at", null=True, blank=True)
     # a correction names the report the unit rejected; it goes through the whole workflow again
     corrects = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections")
     drafted_at = models.DateTimeField(auto_now_add=True)
