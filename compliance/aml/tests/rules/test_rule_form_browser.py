@@ -49,6 +49,9 @@ def test_create_then_edit_with_a_bad_value(page, live_server, rule_type):  # noq
     sign_in(page, live_server, mlro.email, PASSWORD)
     page.goto(f"{live_server.url}/admin/compliance/amlrule/add/")
     page.click(f"[data-rule-type={rule_type}]")
+    # the type's form is a new page: fill it once it has loaded, not the choice page it replaces
+    page.wait_for_url(f"**/amlrule/add/?rule_type={rule_type}")
+    page.wait_for_load_state("load")
     page.fill("input[name=rule_id]", f"B-{rule_type}")
     page.fill("input[name=name]", f"Browser {rule_type}")
     page.fill("textarea[name=actions]", '{"createAlert": true}')
