@@ -91,7 +91,7 @@ print("seeded")
 class Stack:
     """The private servers of one run, on consecutive ports from ``base``."""
 
-    def __init__(self, base: int, directory: Path, users: int, workers: int = 2, threads: int = 8):
+    def __init__(self, base: int, directory: Path, users: int, workers: int = 4, threads: int = 4):
         self.directory, self.users = directory, users
         self.postgres = PostgresCluster()
         self.postgres.port = base + 1
@@ -254,10 +254,12 @@ def classify(response) -> tuple[str, str]:
 
 
 class Client:
-    def __init__(self, stack: Stack, record: Record, token: str, data: dict, think: tuple[float, float] = (0, 0)):
+    def __init__(
+        self, stack: Stack, record: Record, credentials: dict, data: dict, think: tuple[float, float] = (0, 0)
+    ):
         self.base, self.record, self.data, self.think = stack.base, record, data, think
         self.session = requests.Session()
-        self.session.headers["Authorization"] = f"Bearer {token}"
+        self.session.headers.update(credentials)  # a staff member's bearer token, or a service's key
         self.pending_credits: list[dict] = []
 
     def call(self, kind, method, path, **kwargs):
@@ -393,9 +395,7 @@ class PaymentPlatform(Client):
     """
 
     def __init__(self, stack: Stack, record: Record, key: str, data: dict, rate: float):
-        super().__init__(stack, record, "", data)
-        del self.session.headers["Authorization"]
-        self.session.headers["X-API-Key"] = key
+        super().__init__(stack, record, {"X-API-Key": key}, data)
         self.interval = 1.0 / rate
 
     def payment(self):
@@ -536,7 +536,9 @@ def one_run(args, run: int) -> dict:
         faults: list = []
         think = tuple(float(x) for x in args.think.split("-")) if "-" in args.think else (0.0, 0.0)
         threads = [
-            threading.Thread(target=Client(stack, record, token, data, think).run, args=(until,))
+            threading.Thread(
+                target=Client(stack, record, {"Authorization": f"Bearer {token}"}, data, think).run, args=(until,)
+            )
             for _ in range(args.users)
         ]
         if intake and args.intake_rate > 0:
