@@ -198,19 +198,27 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     # the page offers the one move the user's state allows: Archive on an active user, Restore on an archived one
     def has_archive_user_permission(self, request, object_id=None):
-        return self.has_archive_permission(request) and self._archived(object_id) is False
+        return self.has_archive_permission(request) and self._archived(request, object_id) is False
 
     def has_restore_user_permission(self, request, object_id=None):
-        return self.has_archive_permission(request) and self._archived(object_id) is True
+        return self.has_archive_permission(request) and self._archived(request, object_id) is True
 
-    def _archived(self, object_id) -> bool | None:
-        """Whether the user is archived; None when there is no such user (or no id: the list's buttons)."""
+    def _archived(self, request, object_id) -> bool | None:
+        """Whether the user is archived; None when there is no such user (or no id: the list's buttons).
+
+        Asked once per request: both buttons' checks need it.
+        """
         if object_id is None:
             return None
-        try:
-            return PlatformUser.objects.filter(pk=object_id).values_list("is_archived", flat=True).first()
-        except (ValueError, ValidationError):  # a malformed id in the URL
-            return None
+        known = request.__dict__.setdefault("_vk_archived", {})
+        if object_id not in known:
+            try:
+                known[object_id] = (
+                    PlatformUser.objects.filter(pk=object_id).values_list("is_archived", flat=True).first()
+                )
+            except (ValueError, ValidationError):  # a malformed id in the URL
+                known[object_id] = None
+        return known[object_id]
 
     def has_credit_permission(self, request, obj=None):
         return request.user.has_capability("users.credit")

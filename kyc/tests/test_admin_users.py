@@ -3,7 +3,9 @@
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from backoffice.models import AuditLog
@@ -170,8 +172,11 @@ def test_the_page_offers_archive_or_restore_as_the_users_state_allows():
     user = PlatformUserFactory()
     archive, restore = (change_url(user).replace("/change/", f"/{verb}/") for verb in ("archive", "restore"))
 
-    page = client.get(change_url(user)).content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(change_url(user)).content.decode()
     assert archive in page and restore not in page
+    # both buttons' checks share one look at the user's state
+    assert sum('"is_archived" FROM' in q["sql"] for q in queries.captured_queries) == 1
     assert client.post(restore).status_code == 403  # nothing to restore
     client.post(archive)
     page = client.get(change_url(user)).content.decode()
