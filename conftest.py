@@ -1,4 +1,8 @@
-"""Fixtures every app's tests share: API clients signed in as each staff role, a browser."""
+"""Fixtures every app's tests share: API clients signed in as each staff role, a browser; and what makes the
+suite safe to run in parallel processes (pytest-xdist, ``make test``)."""
+
+import os
+import uuid
 
 import pytest
 from django.core.cache import cache
@@ -15,21 +19,143 @@ pytest_plugins = [
     "backoffice.tests.browser",
     "backoffice.tests.concurrency",
     "backoffice.tests.s3",
+    "backoffice.tests.webhooks.receiver",
 ]
+
+
+def _clear_cache() -> None:
+    # Under xdist each worker's keys carry its own prefix (pytest_configure) and only those are deleted: clear()
+    # on a Redis cache empties the whole database, the other worker's rate-limit counts in the middle of a test.
+    prefix = getattr(cache, "key_prefix", "")
+    if prefix and hasattr(cache, "_cache") and hasattr(cache._cache, "get_client"):
+        client = cache._cache.get_client(write=True)
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    else:
+        cache.clear()
 
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     # rate-limit counters live in the cache; one test's requests must not spend another's budget
-    cache.clear()
+    _clear_cache()
     yield
-    cache.clear()
+    _clear_cache()
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # every factory hashes a password; PBKDF2's deliberate slowness would dominate the suite
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+@pytest.fixture(scope="session", autouse=True)
+def _webhooks_wait_for_the_test():
+    # Without a broker, a committed event's deliveries are sent from a thread; in a test that thread would write
+    # beside the test's own connection (SQLite's shared in-memory database locks tables under an open transaction).
+    # Tests send them themselves (webhook_deliver, webhook_sweep). Session-wide, so it holds before module-wide
+    # fixtures too (the API fuzzing module seeds the demo, whose endpoint is sent the demo's events).
+    from backoffice.services import webhooks
+
+    webhooks.set_sender(None)
+    yield
+
+
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+class LongTestsFirst:
+    """Start the long tests (browser, slow) first within each group pytest-django runs in turn.
+
+    pytest-django orders a session as Django does, database tests, then transactional ones, then the rest, and
+    most browser and server tests are transactional; in collection order a walk of every admin page (minutes on
+    two cores) could start last and keep one xdist worker busy while the others had nothing left. Started first
+    in its group, the short tests fill the other workers meanwhile. Only the order inside a group changes, so what
+    each test finds in its database does not.
+    """
+
+    @staticmethod
+    def _group(item) -> int:
+        # pytest-django's own order (pytest_django.plugin.pytest_collection_modifyitems): 0 db, 1 transactional, 2 none
+        from django.test import TestCase, TransactionTestCase
+
+        cls = getattr(item, "cls", None)
+        if cls is not None and issubclass(cls, TransactionTestCase):
+            return 0 if issubclass(cls, TestCase) else 1
+        marker = item.get_closest_marker("django_db")
+        fixtures = getattr(item, "fixturenames", ())
+        transactional = bool(marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")))
+        if transactional or "transactional_db" in fixtures or "live_server" in fixtures:
+            return 1
+        return 0 if marker or "db" in fixtures else 2
+
+    @pytest.hookimpl(trylast=True)  # after pytest-django has put the groups in order
+    def pytest_collection_modifyitems(self, items):
+        items.sort(key=lambda item: (self._group(item), not self._long(item)))
+
+    @staticmethod
+    def _long(item) -> bool:
+        return any(item.get_closest_marker(name) is not None for name in ("browser", "slow"))
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(LongTestsFirst(), "vikela-long-tests-first")
+    # Every factory hashes a password, and PBKDF2's deliberate slowness would dominate the suite. Collection
+    # hashes too: parametrize lists built at import (the admin-form tests ask each ModelAdmin's permissions of a
+    # built StaffFactory per role) ran 309 PBKDF2 hashes, about 110 s in every process that collects (each xdist
+    # worker does) before a per-test fixture could apply. So the fast hasher holds from the start of the session.
+    from django.conf import settings
+    from django.contrib.auth.hashers import get_hashers, get_hashers_by_algorithm
+
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ... in an xdist worker; unset in a plain run
+    if worker and settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+        # one Redis database (REDIS_URL) serves every worker: each keeps its keys apart under its own prefix
+        settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "KEY_PREFIX": worker}}
+
+
+# ``make test`` runs the suite in two passes: every test in parallel worker processes (pytest-xdist, ``-n auto -m
+# "not serial"``), then the ``serial`` ones in one process (``-m serial``). A test is serial when it uses what a worker
+# cannot have its own of: the Redis broker database (backoffice.tests.brokers, emptied by each test), PostgreSQL
+# databases of fixed names a stack of servers is built on ("ops"), or (outage) servers it stops and freezes while it
+# holds the machine to a deadline. They are found here, so a new test of that kind is serial without a mark.
+SERIAL = "serial"
+
+
+def _serial(item) -> bool:
+    from backoffice.tests.brokers import BROKER_URL
+
+    module = getattr(item, "module", None)
+    return bool(
+        item.get_closest_marker("outage")
+        or "redis_broker" in getattr(item, "fixturenames", ())
+        or (module is not None and any(value is BROKER_URL for value in vars(module).values()))
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by the marks
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _serial(item):
+            item.add_marker(SERIAL)
+        if "postgres_only" in getattr(item, "fixturenames", ()):
+            # skipped on SQLite; with the mark, `-m postgres` selects the whole PostgreSQL set (README, Tests)
+            item.add_marker("postgres")
+
+
+def pytest_make_parametrize_id(config, val, argname):
+    # Each xdist worker collects for itself, and the workers' test ids must be equal: a parameter drawn at import
+    # (uuid4(), an unknown id for a 404) is named by its kind, not by its value.
+    text = str(val) if isinstance(val, str | uuid.UUID) else ""
+    if len(text) == 36 and text.count("-") == 4:
+        try:
+            uuid.UUID(text)
+        except ValueError:
+            return None
+        return "uuid"
+    return None
+
+
+def pytest_runtest_setup(item):
+    if os.environ.get("PYTEST_XDIST_WORKER") and item.get_closest_marker(SERIAL):
+        pytest.skip("serial: shares a broker, a database or the machine's time with other tests; run without -n")
 
 
 @pytest.fixture(autouse=True)

@@ -76,6 +76,15 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [part.strip() for part in raw.split(",") if part.strip()]
 
 
+def env_choices(name: str, default: list[str], choices: set[str]) -> list[str]:
+    """A comma-separated list whose every item is one of ``choices`` (unset or empty: ``default``)."""
+    values = env_list(name, default)
+    unknown = [value for value in values if value not in choices]
+    if unknown:
+        raise ImproperlyConfigured(f"{name}: unknown value(s) {unknown} (known: {', '.join(sorted(choices))})")
+    return values
+
+
 def env_choice(name: str, default: str, choices: set[str]) -> str:
     value = env_str(name, default)
     if value not in choices:

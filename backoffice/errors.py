@@ -65,6 +65,12 @@ class PayloadTooLarge(DomainError):
     default_message = "Request body is too large"
 
 
+class LengthRequired(DomainError):
+    status = 411
+    code = "LENGTH_REQUIRED"
+    default_message = "Send the request body with a Content-Length header; chunked transfer encoding is not accepted"
+
+
 class UnsupportedMediaType(DomainError):
     status = 415
     code = "UNSUPPORTED_MEDIA_TYPE"

@@ -15,7 +15,7 @@ from django.db import models
 from django.forms.fields import InvalidJSONInput
 from django.utils.deconstruct import deconstructible
 
-from backoffice.api.strictjson import deeper_than
+from backoffice.strictjson import deeper_than
 
 MAX_STORED_JSON_DEPTH = 32
 

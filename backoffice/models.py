@@ -4,9 +4,11 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
 
-from backoffice.auth import roles
-from backoffice.choices import OtpPurpose, StaffRole
+from backoffice import roles
+from backoffice.choices import ApprovalStatus, DeliveryStatus, OtpPurpose, StaffRole, WebhookEventType
 
 
 class StaffManager(BaseUserManager):
@@ -130,8 +132,13 @@ class Staff(AbstractBaseUser):
 class AuditLog(models.Model):
     """One staff write, recorded forever: who did what to which object, from where.
 
-    Rows are only ever inserted (``backoffice.services.audit_record``); the
+    Rows are only ever inserted (``backoffice.audit_record``); the
     admin site shows them read-only and ``save`` refuses to change a stored row.
+
+    Every entry is a link of a hash chain (``backoffice.audit_chain``, docs/audit-chain.md): its
+    ``sequence`` (1, 2, 3, ... with no gaps), the ``digest`` (SHA-256 of its content's canonical form) and
+    ``hash`` = SHA-256(previous hash + digest). A redacted entry (a purge blanked personal data) keeps its
+    digest, so the chain still verifies, and says when it was redacted.
     """
 
     id = models.BigAutoField(primary_key=True)
@@ -142,12 +149,18 @@ class AuditLog(models.Model):
     object_id = models.CharField(max_length=64, blank=True, db_index=True)
     changes = models.JSONField(default=dict, blank=True)
     ip_address = models.GenericIPAddressField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # set by ``audit_entry`` before the digest is taken (auto_now_add would overwrite it on insert)
+    created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+    sequence = models.BigIntegerField(unique=True, editable=False, help_text="The entry's place in the chain.")
+    digest = models.CharField(max_length=64, editable=False, help_text="SHA-256 of the entry's content.")
+    hash = models.CharField(max_length=64, editable=False, help_text="SHA-256 of the previous hash and the digest.")
+    redacted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = "audit entry"
         verbose_name_plural = "audit log"
+        constraints = [models.CheckConstraint(condition=models.Q(sequence__gte=1), name="auditlog_sequence_positive")]
 
     def __str__(self):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_email or 'system'} {self.action} {self.object_type}"
@@ -159,6 +172,22 @@ class AuditLog(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValidationError("Audit entries are append-only.")
+
+
+class AuditChainHead(models.Model):
+    """The audit chain's last link: one row, locked by every writer that appends (it updates the row),
+    so concurrent writers take turns and the chain never forks. ``sequence`` 0 and the zero hash before the
+    first entry."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    sequence = models.BigIntegerField(default=0)
+    hash = models.CharField(max_length=64, default="0" * 64)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="auditchainhead_single_row")]
+
+    def __str__(self):
+        return f"audit chain head #{self.sequence}"
 
 
 class OneTimeCode(models.Model):
@@ -280,3 +309,163 @@ class ServiceKey(models.Model):
 
     def has_scope(self, scope: str) -> bool:
         return scope in (self.scopes or [])
+
+
+class WebhookEndpoint(models.Model):
+    """A URL of the payment platform's that is sent the events it subscribed to, signed with its secret.
+
+    The secret (``whsec_`` and base64 of 32 random bytes) is shown once, when the endpoint is made or its secret
+    rotated. After a rotation the previous secret stays valid until ``previous_secret_expires_at`` (a day): both
+    signatures go with every delivery meanwhile, so the receiver can switch without losing one. A deleted
+    endpoint (``deleted_at``) is sent nothing more; its rows stay for the record.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    url = models.URLField(max_length=2000)
+    events = models.JSONField(default=list, help_text="The event types it is sent.")
+    description = models.CharField(max_length=500, blank=True)
+    is_active = models.BooleanField(default=True)
+    secret = models.CharField(max_length=100, editable=False)
+    previous_secret = models.CharField(max_length=100, blank=True, editable=False)
+    previous_secret_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created_by = models.ForeignKey(Staff, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "webhook endpoint"
+
+    def __str__(self):
+        return self.description or self.url
+
+
+class WebhookEvent(models.Model):
+    """One thing that happened, as the platform is told it: ``{id, type, createdAt, data}``. Written in the same
+    transaction as the change it describes (the outbox), so a committed change always has it and a rolled-back
+    one never does. Its id is the ``webhook-id`` of every attempt, so the receiver can drop a repeat."""
+
+    id = models.CharField(primary_key=True, max_length=40, editable=False)
+    type = models.CharField(max_length=64, choices=WebhookEventType.choices, db_index=True)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "webhook event"
+
+    def __str__(self):
+        return f"{self.type} {self.id}"
+
+
+class WebhookDelivery(models.Model):
+    """One event for one endpoint: sent until a 2xx answers (DELIVERED) or the attempts run out (FAILED).
+
+    ``next_attempt_at`` is when it is due; a sender claims a delivery by pushing it forward by the time one
+    attempt can take, so two senders never send it at once and one that dies mid-way leaves it due again soon.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.ForeignKey(WebhookEvent, on_delete=models.CASCADE, related_name="deliveries")
+    status = models.CharField(max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True, default=timezone.now)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "webhook delivery"
+        verbose_name_plural = "webhook deliveries"
+        constraints = [
+            models.UniqueConstraint(fields=["endpoint", "event"], name="webhookdelivery_one_per_endpoint_event")
+        ]
+        indexes = [
+            # the sweep: what is due, oldest first
+            models.Index(fields=["status", "next_attempt_at"], name="webhookdelivery_due"),
+            models.Index(fields=["endpoint", "-created_at"], name="webhookdelivery_endpoint_new"),
+        ]
+
+    def __str__(self):
+        return f"{self.event_id} to {self.endpoint_id}: {self.status}"
+
+
+class ApprovalRequest(models.Model):
+    """A sensitive action one person asked for and a second one decides (dual control, docs/dual-control.md).
+
+    ``kind`` names the action in the declared policy (``backoffice.dual_control``), ``target_type`` /
+    ``target_id`` what it acts on (empty for a record the action creates), ``payload`` the change itself as domain
+    values (what the policy's apply function is given), ``amount`` / ``severity`` what the policy judged it by.
+    A request waits (``PENDING``) until a second eligible person approves it, which applies it in the same
+    transaction (``APPLIED``, ``applied_at``), rejects it with a reason, or ``expires_at`` passes (``EXPIRED``).
+    The decider is never the requester, and a request is applied at most once: check constraints back both up,
+    and the services move the status with a conditional update on the locked row.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(max_length=64, db_index=True)
+    target_type = models.CharField(max_length=64, blank=True, default="")
+    target_id = models.CharField(max_length=100, blank=True, default="")
+    summary = models.CharField(max_length=255)
+    payload = models.JSONField(default=dict, blank=True)
+    amount = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    severity = models.CharField(max_length=16, blank=True, default="")
+    requested_by = models.ForeignKey(Staff, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=500)
+    status = models.CharField(
+        max_length=10, choices=ApprovalStatus.choices, default=ApprovalStatus.PENDING, db_index=True
+    )
+    decided_by = models.ForeignKey(Staff, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.CharField(max_length=500, blank=True, default="")
+    expires_at = models.DateTimeField(null=True, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "approval request"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(decided_by__isnull=True) | ~Q(decided_by=F("requested_by")),
+                name="backoffice_approval_four_eyes",
+            ),
+            # applied exactly when the status says so: a second application has no state to land in
+            models.CheckConstraint(
+                condition=(Q(status=ApprovalStatus.APPLIED) & Q(applied_at__isnull=False))
+                | (~Q(status=ApprovalStatus.APPLIED) & Q(applied_at__isnull=True)),
+                name="backoffice_approval_applied_once",
+            ),
+            # approved, applied or rejected by somebody: a decision always names its decider
+            models.CheckConstraint(
+                condition=Q(status__in=[ApprovalStatus.PENDING, ApprovalStatus.EXPIRED]) | Q(decided_by__isnull=False),
+                name="backoffice_approval_decided_by",
+            ),
+            # one waiting request per target and kind: a second ask is told the first one waits
+            models.UniqueConstraint(
+                fields=["kind", "target_type", "target_id"],
+                condition=Q(status=ApprovalStatus.PENDING) & ~Q(target_id=""),
+                name="backoffice_approval_one_pending",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "kind", "created_at"], name="backoffice_approval_queue"),
+            models.Index(fields=["kind", "target_type", "target_id"], name="backoffice_approval_target"),
+        ]
+
+    def __str__(self):
+        return f"{self.summary} ({self.get_status_display().lower()})"
+
+    def clean(self):
+        if self.decided_by_id is not None and self.decided_by_id == self.requested_by_id:
+            raise ValidationError({"decided_by": "The person who asked never decides their own request."})
+
+    @property
+    def is_due(self) -> bool:
+        """Past its lifetime while still waiting (the expiry task, or the next read, marks it EXPIRED)."""
+        return (
+            self.status == ApprovalStatus.PENDING and self.expires_at is not None and self.expires_at <= timezone.now()
+        )

@@ -6,7 +6,9 @@
   that dies makes it run again.
 * ``dispatch(task, ...)``: the one way a request starts work. With a broker the task goes to the queue
   (a broker that is down is 503 ``SERVICE_UNAVAILABLE``, never a hang); without one it runs here, through
-  the same task code, now or (``background=True``) in a thread of this process.
+  the same task code, now or (``background=True``) in a thread of this process. A service names the task by
+  its registered name (``dispatch("verification.process_job", ...)``): a tasks module imports its services,
+  so a service that imported its tasks module would close a circle.
 * The request id, principal and route of the request that sent a task travel in its message headers
   (``vikela_context``) and are set again around the task, so its log events carry them
   (``backoffice.ops.logs``); a task started by beat gets a request id of its own.
@@ -18,7 +20,7 @@ import logging
 import threading
 import time
 
-from celery import Task
+from celery import Task, current_app
 from celery.signals import (
     before_task_publish,
     task_failure,
@@ -66,8 +68,25 @@ _threads: set[threading.Thread] = set()
 _threads_lock = threading.Lock()
 
 
-def dispatch(task, *, args: tuple = (), kwargs: dict | None = None, background: bool = False, **options) -> None:
-    """Start ``task``: on a worker when a broker is configured, else in this process (now, or in a thread)."""
+def registered(name: str) -> Task:
+    """The task registered under ``name``. When it is not known yet, the apps' task modules are loaded as a
+    worker loads them (Celery's autodiscovery), so the caller never imports the module that defines it."""
+    tasks = current_app.tasks
+    if name not in tasks:
+        current_app.loader.import_default_modules()
+    try:
+        return tasks[name]
+    except KeyError:
+        raise LookupError(f"no task is registered as {name!r}") from None
+
+
+def dispatch(
+    task: Task | str, *, args: tuple = (), kwargs: dict | None = None, background: bool = False, **options
+) -> None:
+    """Start ``task`` (a task, or its registered name): on a worker when a broker is configured, else in this
+    process (now, or in a thread)."""
+    if isinstance(task, str):
+        task = registered(task)
     kwargs = kwargs or {}
     if settings.TASKS_ASYNC:
         try:

@@ -46,9 +46,9 @@ def main() -> None:
     from django.db.models import Max
 
     from compliance.aml.engine.backtest import backtest
-    from compliance.aml.engine.runner import scan
     from compliance.aml.models.rules import AMLRule
     from compliance.aml.services.catalogue import rule_catalogue_load
+    from compliance.aml.services.scans import scan
     from kyc.models import Transaction
 
     call_command("migrate", verbosity=0)

@@ -45,6 +45,8 @@ HTTP_PORT = int(os.environ.get("BENCH_HTTP_PORT", "8791"))
 
 
 def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")  # every call of the run failed (its errors say so)
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
@@ -93,7 +95,7 @@ def templates(n: int, seed: int = 11) -> list[dict]:
 def run_service(bodies: list[dict], callers: int, *, paused: bool = False) -> dict:
     from django.db import connections
 
-    from compliance.aml.engine.hooks import screening_paused
+    from compliance.aml.services.screening import screening_paused
     from kyc.services.ledger import transaction_intake
 
     latencies: list[float] = []
@@ -162,14 +164,14 @@ def run_old_path(bodies: list[dict]) -> dict:
     """The record-time screening before decisions: every rule scoped to the row, after the row is written."""
     from django.db import transaction
 
-    from compliance.aml.engine.runner import scan
+    from compliance.aml.services.scans import scan
     from kyc.models import PlatformUser
     from kyc.services.ledger import record_on_locked
 
     latencies = []
     started_all = time.perf_counter()
     with transaction.atomic():
-        from compliance.aml.engine.hooks import screening_paused
+        from compliance.aml.services.screening import screening_paused
 
         for body in bodies:
             fields = dict(body)
@@ -202,14 +204,29 @@ def _wait_for_port(port: int, seconds: float = 60) -> None:
     raise RuntimeError(f"server on {port} did not start")
 
 
-def run_http(bodies: list[dict], callers: int, key: str) -> dict:
+def _wait_for_health(port: int, timeout: float = 300) -> None:
+    """Until the server answers (its workers load the app after the port opens; slowly on a loaded machine)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", "/api/v1/health")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(1)
+    raise RuntimeError(f"server on {port} did not answer")
+
+
+def run_http(bodies: list[dict], callers: int, key: str, port: int = HTTP_PORT) -> dict:
     latencies: list[float] = []
     errors: list[int] = []
     lock = threading.Lock()
     chunks = [bodies[i::callers] for i in range(callers)]
 
     def work(chunk):
-        conn = http.client.HTTPConnection("127.0.0.1", HTTP_PORT, timeout=60)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         mine, bad = [], []
         for body in chunk:
             payload = json.dumps(
@@ -234,14 +251,20 @@ def run_http(bodies: list[dict], callers: int, key: str) -> dict:
                 }
             )
             started = time.perf_counter()
-            conn.request(
-                "POST",
-                "/api/v1/admin/aml/transactions",
-                body=payload,
-                headers={"Content-Type": "application/json", "X-API-Key": key},
-            )
-            response = conn.getresponse()
-            response.read()
+            try:
+                conn.request(
+                    "POST",
+                    "/api/v1/admin/aml/transactions",
+                    body=payload,
+                    headers={"Content-Type": "application/json", "X-API-Key": key},
+                )
+                response = conn.getresponse()
+                response.read()
+            except OSError:  # a time-out on a saturated machine: an error of the run, not the end of the bench
+                bad.append(0)
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                continue
             mine.append((time.perf_counter() - started) * 1000)
             if response.status not in (200, 201):
                 bad.append(response.status)
@@ -261,6 +284,75 @@ def run_http(bodies: list[dict], callers: int, key: str) -> dict:
     return result
 
 
+def start_server(shape: str, port: int, db_url: str) -> subprocess.Popen:
+    """A server of one shape on ``port``: ``run`` (what ``make run`` starts: scripts/run with nothing set, its
+    size its own), ``local`` (scripts/serve without Redis: one process of threads, the shape ``make run`` had
+    before it started a Redis of its own) or ``WxT`` (scripts/serve on the bench's Redis, W workers of T
+    threads)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("REDIS_URL", "WEB_CONCURRENCY", "GUNICORN_THREADS", "CELERY_BROKER_URL")
+    }
+    env.update(
+        {
+            "DATABASE_URL": db_url,
+            "ENVIRONMENT": "test",
+            "AML_ALERTS_BACKGROUND": "true",
+            "RATELIMIT_ENABLE": "false",
+            "AML_RULES_REFRESH_SECONDS": "2",
+            "DB_CONN_MAX_AGE": "60",
+        }
+    )
+    script = "scripts/serve"
+    if shape == "run":
+        script = "scripts/run"
+    elif shape != "local":
+        workers, threads = shape.split("x")
+        env.update(
+            {
+                "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11"),
+                "WEB_CONCURRENCY": workers,
+                "GUNICORN_THREADS": threads,
+            }
+        )
+    return subprocess.Popen(
+        [script, "127.0.0.1", str(port)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def compare_shapes(shapes: list[str], rounds: int, bodies: list[dict], key: str, db_url: str) -> dict:
+    """8 callers against each shape, ``rounds`` times, the shapes taking turns (a machine whose load drifts
+    slows them all alike); the median of each shape's rounds."""
+    import statistics
+
+    ports = {shape: HTTP_PORT + 1 + i for i, shape in enumerate(shapes)}
+    servers = {shape: (port, start_server(shape, port, db_url)) for shape, port in ports.items()}
+    per_s: dict[str, list[float]] = {shape: [] for shape in shapes}
+    p95: dict[str, list[float]] = {shape: [] for shape in shapes}
+    try:
+        for port, _ in servers.values():
+            _wait_for_port(port)
+            _wait_for_health(port)
+        n = len(bodies) // (rounds * len(shapes) + 1)
+        for port, _ in servers.values():
+            run_http(bodies[:20], 8, key, port)  # warm up every worker
+        taken = n
+        for round_ in range(rounds):
+            for shape, (port, _) in servers.items():
+                result = run_http(bodies[taken : taken + n], 8, key, port)
+                taken += n
+                per_s[shape].append(result["per_s"])
+                p95[shape].append(result["p95"])
+                figures = f"{result['per_s']:6.1f}/s p95 {result['p95']:6.1f} ms"
+                print(f"  round {round_ + 1} {shape:>6}: {figures}", flush=True)
+    finally:
+        for _, server in servers.values():
+            server.terminate()
+            server.wait(timeout=30)
+    return {shape: (statistics.median(per_s[shape]), statistics.median(p95[shape])) for shape in shapes}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--transactions", type=int, default=1_000_000)
@@ -268,6 +360,12 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true", help="keep an already loaded bench database")
     parser.add_argument("--no-http", action="store_true", help="skip the HTTP measurements")
     parser.add_argument("--sample", type=int, default=300, help="ignored (aml_engine's option)")
+    parser.add_argument(
+        "--http-shapes",
+        help="compare server shapes over HTTP with 8 callers instead of the full run, e.g. local,run,2x4,4x4 "
+        "(run: what make run starts; local: one process without Redis; WxT: workers x threads on Redis)",
+    )
+    parser.add_argument("--http-rounds", type=int, default=5, help="rounds per shape with --http-shapes")
     args = parser.parse_args()
 
     os.environ.setdefault("AML_ALERTS_BACKGROUND", "true")
@@ -280,10 +378,10 @@ def main() -> None:
     from django.db.models import Max, Min
 
     from backoffice.services.service_keys import service_key_create
-    from compliance.aml.engine.hooks import wait_for_background_alerts
-    from compliance.aml.engine.runner import scan
     from compliance.aml.models.rules import AMLRule
     from compliance.aml.services.catalogue import rule_catalogue_load
+    from compliance.aml.services.scans import scan
+    from compliance.aml.services.screening import wait_for_background_alerts
     from kyc.models import PlatformUser, Transaction, UserActivityHour
 
     call_command("migrate", verbosity=0)
@@ -315,6 +413,18 @@ def main() -> None:
     n = args.decisions
     bodies = templates(n * 6)
     print(f"{n_tx:,} transactions, {rules} active rules, {n} decisions per measurement", flush=True)
+    if args.http_shapes:
+        shapes = args.http_shapes.split(",")
+        key = service_key_create(name=f"bench-{uuid.uuid4().hex[:8]}").key
+        print(f"HTTP, 8 callers, {shapes}, {args.http_rounds} rounds; load average {os.getloadavg()}", flush=True)
+        shape_bodies = templates(n * args.http_rounds * len(shapes) + n)
+        medians = compare_shapes(shapes, args.http_rounds, shape_bodies, key, db_url)
+        base = medians[shapes[0]][0]
+        print(f"\nShape (8 callers)  | median per s | median p95 ms | vs {shapes[0]}")
+        for shape, (rate, p95) in medians.items():
+            print(f"{shape:<18} | {rate:12.1f} | {p95:13.1f} | {rate / base:5.2f}x")
+        print(f"load average after: {os.getloadavg()}; CPUs: {os.cpu_count()}")
+        return
 
     results = {}
     print("service, 1 caller, screening on ...", flush=True)

@@ -239,7 +239,7 @@ def _loop(sample_ids: list) -> float:
     """Seconds to screen each sampled transaction on its own, rolled back afterwards."""
     from django.db import transaction
 
-    from compliance.aml.engine.runner import scan_transaction
+    from compliance.aml.services.scans import scan_transaction
 
     started = time.perf_counter()
     with transaction.atomic():
@@ -262,10 +262,10 @@ def main() -> None:
     from django.db import connection
     from django.db.models import Max, Min
 
-    from compliance.aml.engine.runner import scan
     from compliance.aml.models.alerts import Alert
     from compliance.aml.models.rules import AMLRule
     from compliance.aml.services.catalogue import rule_catalogue_load
+    from compliance.aml.services.scans import scan
     from kyc.models import Transaction
 
     call_command("migrate", verbosity=0)

@@ -4,6 +4,9 @@ from django.apps import AppConfig
 class ComplianceConfig(AppConfig):
     """Compliance: owns the models' one app label and migrations; its sub-domains are apps of their own.
 
+    There is no ``compliance/models.py``: each sub-domain's models declare ``app_label = "compliance"`` and Django
+    imports them with the sub-domain's app (``compliance.aml.models``...), so they join this label's registry.
+
     ``compliance.casework`` <- ``compliance.aml`` <- ``compliance.peps`` <- ``compliance.sars``: each
     sub-domain registers its hooks, permissions and checks in its own ``ready()``; this app adds what spans them
     (the customer view's panels, the demo, the sidebar).
@@ -12,17 +15,26 @@ class ComplianceConfig(AppConfig):
     name = "compliance"
     verbose_name = "Compliance"
 
+    def import_models(self):
+        super().import_models()
+        # Django runs an app's post-migrate work (its content types and permissions) and dumpdata only when the
+        # app has a models module; this label's models are declared in the sub-domains, so the package stands in
+        self.models_module = self.module
+
     def ready(self):
         from backoffice import demo
         from backoffice.admin import navigation
         from compliance import demo as compliance_demo
         from compliance.customer_view import register_panels
-        from compliance.risk import risk_scores
+        from compliance.risk import party_flags, risk_floor_without_sar, risk_scores, sar_risk_points
         from kyc import hooks as kyc_hooks
 
         register_panels()
         # the one risk function: kyc's risk service stores what it answers on every change of a fact
         kyc_hooks.risk_scores.register(risk_scores)
+        kyc_hooks.sar_risk_points.register(sar_risk_points)
+        kyc_hooks.risk_floor_without_sar.register(risk_floor_without_sar)
+        kyc_hooks.party_flags.register(party_flags)
         demo.register_seeder(self.label, compliance_demo.seed)
         navigation.add_section(
             title="Compliance",

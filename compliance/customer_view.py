@@ -8,6 +8,7 @@ that may know of alerts and SARs: support and finance never see them
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from backoffice.visibility import Facet
 from compliance.aml.models.alerts import OPEN_STATES, Alert
 from compliance.casework import deadlines
 from compliance.peps.models.pep import PEPMatch
@@ -33,7 +34,7 @@ def render_alerts(request, user) -> str:
     )
     open_alerts = [a for a in alerts if a.status in OPEN_STATES][:SHOWN]
     closed = [a for a in alerts if a.status not in OPEN_STATES][:SHOWN]
-    rows = [(a, deadlines.alert_due_at(a), deadlines.alert_priority(a, now=now)) for a in open_alerts]
+    rows = [_with_words(a, deadlines.alert_due_at(a), deadlines.alert_priority(a, now=now)) for a in open_alerts]
     return render_to_string(
         "compliance/panels/alerts.html", {"rows": rows, "closed": closed, "user": user, "shown": SHOWN}
     )
@@ -49,9 +50,8 @@ def render_sars(request, user) -> str:
     rows = []
     for sar in sars:
         detected = deadlines.sar_detected_at(sar)
-        rows.append(
-            (sar, deadlines.sar_due_at(detected_at=detected), deadlines.sar_priority(sar, detected_at=detected))
-        )
+        due = deadlines.sar_due_at(detected_at=detected)
+        rows.append(_with_words(sar, due, deadlines.sar_priority(sar, detected_at=detected)))
     return render_to_string("compliance/panels/sars.html", {"rows": rows, "filed": SARStatus.SUBMITTED})
 
 
@@ -61,13 +61,17 @@ def render_pep_matches(request, user) -> str:
 
 
 def register_panels() -> None:
+    # each panel shows one facet of the visibility policy (backoffice.visibility): never support or finance
     panels.register(
-        panels.Panel("risk", "Risk score and its reasons", 10, render_risk, panels.for_capability("alerts.read"))
+        panels.Panel("risk", "Risk score and its reasons", 10, render_risk, panels.for_facet(Facet.RISK_REASONS))
     )
-    panels.register(panels.Panel("alerts", "Alerts", 20, render_alerts, panels.for_capability("alerts.read")))
+    panels.register(panels.Panel("alerts", "Alerts", 20, render_alerts, panels.for_facet(Facet.ALERTS)))
+    panels.register(panels.Panel("sars", "Suspicious activity reports", 30, render_sars, panels.for_facet(Facet.SARS)))
     panels.register(
-        panels.Panel("sars", "Suspicious activity reports", 30, render_sars, panels.for_capability("sars.read"))
+        panels.Panel("pep_matches", "PEP matches", 40, render_pep_matches, panels.for_facet(Facet.PEP_MATCHES))
     )
-    panels.register(
-        panels.Panel("pep_matches", "PEP matches", 40, render_pep_matches, panels.for_capability("peps.manage"))
-    )
+
+
+def _with_words(case, due, priority) -> tuple:
+    # the deadline's priority in words ("on track"), never a bare "New" that reads like a second status (issue 31)
+    return case, due, priority, deadlines.PRIORITY_WORDS.get(priority, priority or "")

@@ -6,14 +6,17 @@ class KycConfig(AppConfig):
     verbose_name = "KYC users"
 
     def ready(self):
-        from backoffice import demo
+        from backoffice import demo, roles
         from backoffice.admin import audit_names, navigation
-        from backoffice.auth import principals, roles
+        from backoffice.auth import principals
         from kyc import demo as kyc_demo
         from kyc.customer_view import register_panels
+        from kyc.services.approvals import register_approval_kinds
         from kyc.services.auth import PRINCIPAL
 
         principals.register(PRINCIPAL)
+        # the dual-control policy's rows for credits and held releases (docs/dual-control.md)
+        register_approval_kinds()
         roles.grant_admin_permissions(
             "users.read", {"kyc.view_platformuser", "kyc.view_transaction", "kyc.view_transactionevent"}
         )

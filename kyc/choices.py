@@ -13,6 +13,20 @@ class RiskRating(models.TextChoices):
     HIGH = "HIGH", "High"
 
 
+# A score from here up is rated MEDIUM, and from HIGH_FROM up HIGH (the demo users follow the same bands).
+MEDIUM_FROM = 40
+HIGH_FROM = 70
+
+
+def risk_rating_for(score: int) -> str:
+    """The rating a score implies: LOW below 40, MEDIUM from 40, HIGH from 70."""
+    if score >= HIGH_FROM:
+        return RiskRating.HIGH
+    if score >= MEDIUM_FROM:
+        return RiskRating.MEDIUM
+    return RiskRating.LOW
+
+
 class Sex(models.TextChoices):
     MALE = "MALE", "Male"
     FEMALE = "FEMALE", "Female"

@@ -47,3 +47,10 @@ class AccountArchivedConflict(Conflict):
 
     code = "ACCOUNT_ARCHIVED"
     default_message = "This account is archived"
+
+
+class AccountFrozen(Conflict):
+    """The wallet is frozen under sanctions: no credit lands on it (contract: 409 ACCOUNT_FROZEN)."""
+
+    code = "ACCOUNT_FROZEN"
+    default_message = "This account is frozen"

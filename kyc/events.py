@@ -22,6 +22,8 @@ class Action(StrEnum):
     USER_PURGE = "user.purge"
     USER_VERIFICATION = "user.verification"
     USER_RISK = "user.risk"
+    USER_FREEZE = "user.freeze"
+    USER_UNFREEZE = "user.unfreeze"
     CREDIT = "user.credit"
     CREDIT_REQUEST = "user.credit_request"
     CREDIT_APPROVE = "user.credit_approve"
@@ -79,6 +81,19 @@ def user_risk_changed(*, actor: Actor, user_id, before: tuple, after: tuple, rea
         "reason": reason,
     }
     return _record(actor=actor, action=Action.USER_RISK, user_id=user_id, changes=changes)
+
+
+def user_frozen(*, actor: Actor, user: PlatformUser, reason: str) -> AuditLog:
+    """The wallet was frozen (a confirmed sanctions match); ``reason`` is compliance's own words."""
+    return _record(
+        actor=actor, action=Action.USER_FREEZE, user_id=user.pk, changes={"is_frozen": True, "reason": reason}
+    )
+
+
+def user_unfrozen(*, actor: Actor, user: PlatformUser, reason: str) -> AuditLog:
+    """A second person lifted the freeze, with the reason."""
+    changes = {"is_frozen": False, "reason": reason}
+    return _record(actor=actor, action=Action.USER_UNFREEZE, user_id=user.pk, changes=changes)
 
 
 # ---------------------------------------------------------------- admin credits

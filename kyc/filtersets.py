@@ -8,6 +8,8 @@ from django.db.models.lookups import IContains, IRegex
 
 from backoffice.lists.filters import ListFilterSet, StrictBooleanFilter
 from kyc.choices import CreditStatus, RiskRating, TransactionStatus, TransactionType, VerificationStatus
+from kyc.selectors.name_matching import users_named_like
+from kyc.selectors.users import users_by_seen_risk
 
 SEARCH_FIELDS = ("first_name", "last_name", "names", "surname", "phone_number", "email", "id_number")
 NAME_FIELDS = ("first_name", "last_name", "names", "surname")
@@ -80,6 +82,16 @@ def search_users(queryset, term: str):
     return queryset.filter(search_q(term))
 
 
+def search_users_tolerant(queryset, term: str):
+    """The admin's customer search: ``search_users``, and when that finds nobody and ``term`` is a name, the
+    people the name matcher finds it to be, typos and all (``users_named_like``: "Thaba Dlamimi" finds Thabo
+    Dlamini). The API's search stays ``search_users`` (its answers are the contract's)."""
+    found = search_users(queryset, term)
+    if found.exists() or not any(ch.isalpha() for ch in term):
+        return found
+    return queryset.filter(pk__in=users_named_like(term=term))
+
+
 def _word_q(word: str, *, prefix: bool) -> Q:
     """One word of a multi-word search: a whole word (or, ``prefix``, the start of one) of a name field,
     or a substring of the phone, e-mail or ID number.
@@ -105,15 +117,17 @@ class UserFilterSet(ListFilterSet):
         "email": "email",
         "phoneNumber": "phone_number",
         "balance": "balance",
-        "currentRiskScore": "current_risk_score",
-        "riskRating": "risk_rating",
+        # the risk as the caller may see it (kyc.selectors.users_by_seen_risk: support and finance never
+        # order or filter by the points a SAR adds)
+        "currentRiskScore": "seen_risk_floor",
+        "riskRating": "seen_risk_band",
         "verificationStatus": "verification_status",
     }
 
     verificationStatus = django_filters.ChoiceFilter(
         field_name="verification_status", choices=VerificationStatus.choices
     )
-    riskRating = django_filters.ChoiceFilter(field_name="risk_rating", choices=RiskRating.choices)
+    riskRating = django_filters.ChoiceFilter(field_name="seen_risk_band", choices=RiskRating.choices)
     search = django_filters.CharFilter(method="filter_search")
     hasCard = StrictBooleanFilter(method="filter_has_card")
     isArchived = StrictBooleanFilter(method="filter_noop")
@@ -128,7 +142,8 @@ class UserFilterSet(ListFilterSet):
     def filter_queryset(self, queryset):
         # archived users are a separate list: isArchived=true shows only them, anything else only active ones
         archived = bool(self.form.cleaned_data.get("isArchived"))
-        return super().filter_queryset(queryset.filter(is_archived=archived))
+        viewer = getattr(self.request, "user", None)
+        return super().filter_queryset(users_by_seen_risk(queryset.filter(is_archived=archived), viewer=viewer))
 
 
 MIN_SEARCH_LENGTH = 3

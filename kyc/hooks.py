@@ -38,6 +38,20 @@ Register from ``AppConfig.ready()``: ``kyc.hooks.transaction_recorded.register(f
     ``risk.risk_scores``: the PEP flag, SARs, open alerts, verification, money abroad). kyc's risk service
     asks it on every change of a fact, so the stored score never drifts from the facts; without an answer
     the stored score stays as it is.
+``sar_risk_points(users=[...]) -> {user_id: points}``
+    How many points of each user's stored risk score come from a SAR on file (users without one are left
+    out), answered by compliance: support and finance see the score without them (backoffice.visibility).
+``risk_floor_without_sar() -> expression``
+    A query expression over users: the stored score less the points a SAR adds for a SAR's subject (at least
+    the score ``sar_risk_points`` leaves, and in the same rating band). Filters and orders a user list's risk
+    as support and finance see it, without kyc knowing SARs.
+``party_flags(user_ids=[...]) -> {user_id: [words]}``
+    What an investigator must see at a glance about each of these users in the customer view's money network
+    ("sanctions match", "PEP", "open alerts"), answered by one higher app (compliance's ``risk.party_flags``);
+    a user with nothing to flag is left out. kyc only shows the words.
+``user_frozen(user=..., actor=...)``, ``user_unfrozen(user=..., actor=..., reason=...)``
+    A wallet was frozen (a confirmed sanctions match) or a second person lifted the freeze (inside that
+    transaction).
 ``purge_held(user=...) -> bool``
     Asked before a user is purged; any True refuses the purge with 409
     RETENTION_HOLD (compliance: the user is part of a SAR).
@@ -52,6 +66,11 @@ held_transaction_decided = Hook("held_transaction_decided")
 user_registered = Hook("user_registered")
 user_name_changed = Hook("user_name_changed")
 purge_held = Hook("purge_held")
+user_frozen = Hook("user_frozen")
+user_unfrozen = Hook("user_unfrozen")
 identity_duplicate = Hook("identity_duplicate")
 identity_duplicate_decided = Hook("identity_duplicate_decided")
 risk_scores = Hook("risk_scores")
+sar_risk_points = Hook("sar_risk_points")
+risk_floor_without_sar = Hook("risk_floor_without_sar")
+party_flags = Hook("party_flags")

@@ -10,15 +10,15 @@ is a ``Panel`` that an app registers from its ``AppConfig.ready()``::
             key="pep_matches",                 # unique; registering the key again replaces the panel
             title="PEP matches",
             position=40,                       # lowest first on the page
-            visible=panels.for_capability("peps.manage"),
+            visible=panels.for_facet(Facet.PEP_MATCHES),  # backoffice.visibility
             render=render_pep_matches,         # (request, user) -> HTML string, escaped by its template
         )
     )
 
 ``visible(request)`` decides who sees a panel; the customer view is for
-compliance roles (``users.investigate``), and nothing of it may reach
-support or finance (tipping-off), so a panel names its capability
-explicitly. ``render(request, user)`` returns the panel's HTML (render a
+compliance roles, and nothing of it may reach support or finance
+(tipping-off), so a panel that shows AML reasoning names its facet of the
+visibility policy (``backoffice.visibility``) explicitly. ``render(request, user)`` returns the panel's HTML (render a
 template with ``render_to_string``) and must cost a fixed number of queries
 whatever the user's history: the user page has a query-count test that
 grows alerts, SARs and transactions.
@@ -26,6 +26,7 @@ grows alerts, SARs and transactions.
 Keys and positions in use: ``risk`` 10, ``alerts`` 20, ``sars`` 30,
 ``threshold_reports`` 35 (cash threshold reports), ``pep_matches`` 40 (PEP screening),
 ``verifications`` 50 (kyc's records until the verification app registers its own panel under the same key),
+``verification_status`` 50 (support's read-only status of the identity check: stage, what is missing),
 ``counterparties`` 60, ``money_flows`` 70.
 """
 
@@ -34,6 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.utils.safestring import mark_safe
+
+from backoffice.visibility import sees
 
 
 @dataclass(frozen=True)
@@ -60,10 +63,15 @@ def unregister(key: str) -> None:
 
 
 def for_capability(capability: str) -> Callable:
-    """A ``visible`` test: the signed-in staff member holds ``capability`` (backoffice.auth.roles)."""
+    """A ``visible`` test: the signed-in staff member holds ``capability`` (backoffice.roles)."""
     return lambda request: bool(
         getattr(request.user, "is_authenticated", False) and request.user.has_capability(capability)
     )
+
+
+def for_facet(facet) -> Callable:
+    """A ``visible`` test: the signed-in staff member may see ``facet`` (backoffice.visibility)."""
+    return lambda request: sees(getattr(request, "user", None), facet)
 
 
 def panels_for(request) -> list[Panel]:

@@ -13,12 +13,17 @@ ACTION_DECISION = {HitAction.ALERT: Decision.ALLOW, HitAction.HOLD: Decision.REV
 
 @dataclass(frozen=True)
 class ScreeningHit:
-    """One active rule that hit the row: which rule and version, how severe, what it asks for."""
+    """One active rule that hit the row: which rule and version, how severe, what it asks for.
+
+    A screening that is not a rule (sanctions: ``rule_id`` "SANCTIONS", no version) says what it found in
+    ``details`` (snake_case keys, kept with the row's hits).
+    """
 
     rule_id: str
-    rule_version: int
+    rule_version: int | None
     severity: str
     action: str
+    details: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {
@@ -26,6 +31,7 @@ class ScreeningHit:
             "rule_version": self.rule_version,
             "severity": self.severity,
             "action": self.action,
+            **self.details,
         }
 
 

@@ -11,7 +11,7 @@ docs/peps.md, "The name matcher", for the rules, the measurements and the choice
 
 from names.blocking import DEFAULT_MAX_SHARE, blocking_keys, lookup_keys
 from names.compare import DEFAULT_THRESHOLD, MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, Person, compare
-from names.countries import normalise_country
+from names.countries import country_choices, normalise_country
 from names.dates import BirthDate, parse_birth_date
 from names.parse import Ignored, ParsedName, parse_name
 from names.weights import DEFAULT_FREQUENCIES, NameFrequencies
@@ -31,6 +31,7 @@ __all__ = [
     "blocking_keys",
     "compare",
     "lookup_keys",
+    "country_choices",
     "normalise_country",
     "parse_birth_date",
     "parse_name",

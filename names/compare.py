@@ -14,7 +14,7 @@ alone; a name with a single part, or one matched on initials only, is capped bel
 
 import datetime
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from names.countries import normalise_country
@@ -32,7 +32,7 @@ from names.parts import (
 from names.vocabulary import PARTICLES
 from names.weights import DEFAULT_FREQUENCIES, NameFrequencies
 
-MATCHER_VERSION = "1.2.0"
+MATCHER_VERSION = "1.3.0"
 
 # The default for the PEP_MATCH_THRESHOLD setting: scores at or above it are matches.
 DEFAULT_THRESHOLD = 0.8
@@ -102,25 +102,44 @@ class _NameScore:
     candidate: ParsedName
     query_parts: tuple[str, ...]
     candidate_parts: tuple[str, ...]
-    parts: list[dict[str, Any]] = field(default_factory=list)
+    parts_of: "_PartsOf | None" = None
     notes: list[dict[str, Any]] = field(default_factory=list)
     aligned: int = 0
 
+    @cached_property
+    def parts(self) -> list[dict[str, Any]]:
+        """The alignment part by part, written out when read (only for the comparisons a caller explains)."""
+        return self.parts_of.build() if self.parts_of is not None else []
+
 
 def _best_assignment(similarity: list[list[float]], rows: int, columns: int) -> list[tuple[int, int]]:
-    """The one-to-one assignment of rows to columns with the largest total; rows <= columns <= 8 (exact DP)."""
+    """The one-to-one assignment of rows to columns with the largest total; rows <= columns <= 8 (exact DP).
 
-    @cache
+    Only a row's columns of positive value are tried (most are zero: two names share few parts), in column order,
+    and the first assignment reaching a total wins a tie, so the answer does not depend on how the search is
+    made."""
+    choices = [[(column, value) for column, value in enumerate(values) if value > 0] for values in similarity[:rows]]
+    if rows == 1:
+        result: tuple[float, tuple[tuple[int, int], ...]] = (0.0, ())
+        for column, value in choices[0]:
+            if value > result[0] + 1e-12:
+                result = (value, ((0, column),))
+        return list(result[1])
+    memo: dict[tuple[int, int], tuple[float, tuple[tuple[int, int], ...]]] = {}
+
     def best(row: int, used: int) -> tuple[float, tuple[tuple[int, int], ...]]:
         if row == rows:
             return 0.0, ()
+        found = memo.get((row, used))
+        if found is not None:
+            return found
         result = best(row + 1, used)  # leave this row unaligned
-        for column in range(columns):
-            value = similarity[row][column]
-            if value > 0 and not used & (1 << column):
+        for column, value in choices[row]:
+            if not used & (1 << column):
                 total, pairs = best(row + 1, used | (1 << column))
                 if total + value > result[0] + 1e-12:
                     result = (total + value, ((row, column), *pairs))
+        memo[(row, used)] = result
         return result
 
     return list(best(0, 0)[1])
@@ -133,24 +152,46 @@ def _joined_kind(kinds: tuple[str, ...]) -> str:
     return "latin"
 
 
-def _merged_variants(parts: tuple[str, ...], kinds: tuple[str, ...], other: tuple[str, ...]) -> list[tuple]:
-    """The parts as written, plus readings that join two or three adjacent parts into one where the other name
-    has that joined form as one part ("jin ping" / "jinping", "van der merwe" / "vandermerwe",
-    "abd al rahman" / "abdalrahman")."""
-    variants = [(parts, kinds)]
-    long_others = [part for part in other if len(part) > 3]
+@lru_cache(maxsize=65536)
+def _joins(parts: tuple[str, ...], kinds: tuple[str, ...]) -> tuple[tuple[int, int, str, str], ...]:
+    """Each run of two or three adjacent parts (no initial among them) as one joined part, with its kind: the
+    compound readings of a name, the same whatever name it is compared with."""
+    found = []
     for start in range(len(parts)):
         for end in (start + 2, start + 3):
             if end > len(parts):
                 break
             if any(len(part) == 1 for part in parts[start:end]):
                 continue  # an initial is never half of a compound part
-            joined = "".join(parts[start:end])
-            kind = _joined_kind(kinds[start:end])
-            if not any(part_similarity(joined, part, kind, "latin").score for part in long_others):
-                continue
-            variants.append(((*parts[:start], joined, *parts[end:]), (*kinds[:start], kind, *kinds[end:])))
+            found.append((start, end, "".join(parts[start:end]), _joined_kind(kinds[start:end])))
+    return tuple(found)
+
+
+def _merged_variants(parts: tuple[str, ...], kinds: tuple[str, ...], other: tuple[str, ...]) -> list[tuple]:
+    """The parts as written, plus readings that join two or three adjacent parts into one where the other name
+    has that joined form as one part ("jin ping" / "jinping", "van der merwe" / "vandermerwe",
+    "abd al rahman" / "abdalrahman")."""
+    variants = [(parts, kinds)]
+    joins = _joins(parts, kinds)
+    if not joins:
+        return variants
+    long_others = [part for part in other if len(part) > 3]
+    for start, end, joined, kind in joins:
+        for part in long_others:
+            if part_similarity(joined, part, kind, "latin").score:
+                variants.append(((*parts[:start], joined, *parts[end:]), (*kinds[:start], kind, *kinds[end:])))
+                break
     return variants
+
+
+@lru_cache(maxsize=262144)
+def _cell(row: str, column: str, row_kind: str, column_kind: str) -> tuple[PartSimilarity, PartSimilarity]:
+    """Two parts' similarity and, where it is none, their reading as a slip that may be another name (the noisy
+    names' reading, ``slip_or_another_name``): one look-up for both."""
+    similarity = part_similarity(row, column, row_kind, column_kind) if len(row) > 0 and len(column) > 0 else NO_MATCH
+    if similarity.score:
+        return similarity, NO_MATCH
+    return similarity, slip_or_another_name(row, column, row_kind, column_kind)
 
 
 @dataclass(frozen=True)
@@ -172,7 +213,10 @@ def _score_parts(
     candidate_parts: tuple[str, ...],
     candidate_kinds: tuple[str, ...],
     frequencies: NameFrequencies,
-) -> tuple[float, list[dict[str, Any]], list[dict[str, Any]], int]:
+    floor: float | None = None,
+) -> tuple[float, "_PartsOf", list[dict[str, Any]], int] | None:
+    """The score of one reading of each name, with what explains it; None when ``floor`` is given and the
+    score cannot reach it (``_ceiling``), without aligning the parts."""
     query_weights = [frequencies.weight(part) for part in query_parts]
     candidate_weights = [frequencies.weight(part) for part in candidate_parts]
     transposed = len(query_parts) > len(candidate_parts)
@@ -182,31 +226,34 @@ def _score_parts(
         (candidate_weights, query_weights) if transposed else (query_weights, candidate_weights)
     )
     sides = _Sides(rows, columns, row_weights, column_weights, transposed, query_parts, candidate_parts)
-    similarities = [
-        [
-            part_similarity(row, column, row_kinds[r], column_kinds[c])
-            if len(row) > 0 and len(column) > 0
-            else NO_MATCH
-            for c, column in enumerate(columns)
-        ]
-        for r, row in enumerate(rows)
-    ]
-    strict = _score_alignment(similarities, sides)
-
-    # Noisy names. One edit that makes another name (Thando / Thandi) is refused above: in a name written
-    # cleanly it is the difference between two people of one family. But slips come by record, not one at a
-    # time (a careless clerk, a poor scan): where another part of the same name differs by one edit too, the
+    # Noisy names. One edit that makes another name (Thando / Thandi) is refused by part_similarity(): in a name
+    # written cleanly it is the difference between two people of one family. But slips come by record, not one at
+    # a time (a careless clerk, a poor scan): where another part of the same name differs by one edit too, the
     # edit is as likely one more slip. Relatives share their family name as written, so a relative explains
     # the edit only with an independent slip beside it; one noisy record explains both. Two parts that would
     # each be another name (Nomvulo Fenamuga / Nomvula Fenamugi) vouch for each other: no relative differs in
-    # two parts by one letter each.
-    ambiguous = {
-        (r, c): reading
-        for r, row in enumerate(rows)
-        for c, column in enumerate(columns)
-        if not similarities[r][c].score
-        and (reading := slip_or_another_name(row, column, row_kinds[r], column_kinds[c])).score
-    }
+    # two parts by one letter each. ``ambiguous`` holds those readings.
+    similarities: list[list[PartSimilarity]] = []
+    ambiguous: dict[tuple[int, int], PartSimilarity] = {}
+    alike_rows: set[int] = set()  # the parts that can align at all, strictly or read as a slip
+    alike_columns: set[int] = set()
+    for r, row in enumerate(rows):
+        line = []
+        for c, column in enumerate(columns):
+            similarity, reading = _cell(row, column, row_kinds[r], column_kinds[c])
+            line.append(similarity)
+            if reading.score:
+                ambiguous[(r, c)] = reading
+            if similarity.score or reading.score:
+                alike_rows.add(r)
+                alike_columns.add(c)
+        similarities.append(line)
+    family = _family_slips(similarities, sides, row_kinds, column_kinds)
+    if family is not None:
+        ambiguous.pop(family, None)  # read as a slip already (and alike already, as that reading)
+    if floor is not None and _ceiling(alike_rows, alike_columns, sides) < floor:
+        return None
+    strict = _score_alignment(similarities, sides)
     if not ambiguous:
         return strict[:4]
     lenient_similarities = [
@@ -249,22 +296,81 @@ def _score_parts(
     return score, parts, notes, count
 
 
+# Moves that build one given name from another (slips.py) but no family name: a feminine final vowel added or
+# dropped (Daniel / Daniela; a family's women write its name as its men do, or by GENDERED_ENDINGS: Volkov /
+# Volkova, still another name) and a class prefix (Andile / Wandile). In the family name's place the same edit
+# is a slip (Mavimbela / Mavimbel, Motsa / otsa). A changed final vowel is not among them: family names lie one
+# final vowel apart (Tembe / Tembo, Mabaso / Mabasa).
+_GIVEN_NAME_MOVES = ("an added or dropped final vowel", "a consonant added in front")
+FAMILY_SLIP_NOTE = "1 slip (in the family name, where {reason} builds no other name)"
+
+
+def _family_slips(
+    similarities: list[list[PartSimilarity]], sides: _Sides, row_kinds: tuple[str, ...], column_kinds: tuple[str, ...]
+) -> tuple[int, int] | None:
+    """Read a given-name move between the two family names as a slip (1.3.0): Mavimbela / Mavimbel, Motsa / otsa;
+    the cell so read, or None.
+
+    The family name's place is the last part of both names: the parser turns "Dlamini, Sipho" round, so only a
+    name written family name first without a comma (order unknown) keeps the stricter reading."""
+    if min(len(sides.query_parts), len(sides.candidate_parts)) < 2:
+        return None
+    last_query, last_candidate = len(sides.query_parts) - 1, len(sides.candidate_parts) - 1
+    r, c = (last_candidate, last_query) if sides.transposed else (last_query, last_candidate)
+    if similarities[r][c].score:
+        return None
+    reading = slip_or_another_name(sides.rows[r], sides.columns[c], row_kinds[r], column_kinds[c])
+    reason = reading.note.removeprefix("1 slip, or another name (").removesuffix(")")
+    if reading.score and reason in _GIVEN_NAME_MOVES:
+        similarities[r][c] = PartSimilarity(reading.score, FAMILY_SLIP_NOTE.format(reason=reason))
+        return r, c
+    return None
+
+
 def _is_slip(similarity: PartSimilarity, a: str, b: str) -> bool:
     """Whether an aligned pair shows a slip: one edit, or a letter doubled (which the spelling key folds, but
     which is a keystroke slip as often as a spelling habit). Spelling conventions (ph / f) are not slips."""
-    return similarity.note == ONE_SLIP_NOTE or differ_by_doubling(a, b)
+    return similarity.note in (ONE_SLIP_NOTE, *_FAMILY_SLIP_NOTES) or differ_by_doubling(a, b)
+
+
+_FAMILY_SLIP_NOTES = tuple(FAMILY_SLIP_NOTE.format(reason=reason) for reason in _GIVEN_NAME_MOVES)
 
 
 def _is_full_part(part: str) -> bool:
     return len(part) > 1 and part not in PARTICLES
 
 
+# How far below the floor a ceiling must be for the comparison to be skipped: a caller rounds scores to four
+# places, and a ceiling is a sum of floats.
+_CEILING_MARGIN = 1e-3
+
+
+def _ceiling(alike_rows: set[int], alike_columns: set[int], sides: _Sides) -> float:
+    """A score no alignment of these parts can exceed (strict or with ambiguous edits read as slips), from which
+    parts can align at all (``alike_rows``, ``alike_columns``: a part with a cell of some similarity, or of a
+    reading as a slip): a part of the shorter name alike no part of the other is left over and costs its whole
+    weight, as many of the longer name's unalignable parts cost theirs in full (the heaviest) and the rest a tenth,
+    and an aligned pair adds at most its weight to both sides of the score. Most candidates an index proposes
+    share a part or two with the query and conflict in the rest: this says so before aligning them."""
+    rows, columns = sides.rows, sides.columns
+    aligned = sum(sides.row_weights[r] for r in alike_rows)
+    if not aligned:
+        return 0.0
+    left_rows = [r for r in range(len(rows)) if r not in alike_rows and rows[r] not in PARTICLES]
+    cost = sum(sides.row_weights[r] for r in left_rows)
+    weights = sides.column_weights
+    left_columns = [weights[c] for c in range(len(columns)) if c not in alike_columns and columns[c] not in PARTICLES]
+    left_columns.sort(reverse=True)
+    cost += sum(left_columns[: len(left_rows)]) + EXTRA_PART_COST * sum(left_columns[len(left_rows) :])
+    return aligned / (aligned + cost) + _CEILING_MARGIN
+
+
 def _score_alignment(
     similarities: list[list[PartSimilarity]], sides: _Sides
-) -> tuple[float, list[dict[str, Any]], list[dict[str, Any]], int, list[_Aligned]]:
+) -> tuple[float, "_PartsOf", list[dict[str, Any]], int, list[_Aligned]]:
     """Align the parts one-to-one (the best assignment), then score: aligned similarity over aligned weight
     plus the cost of the parts left over; ceilings for a single part or initials only."""
-    rows, columns, transposed = sides.rows, sides.columns, sides.transposed
+    rows, columns = sides.rows, sides.columns
     row_weights, column_weights = sides.row_weights, sides.column_weights
     gains = [
         [similarities[r][c].score * min(row_weights[r], column_weights[c]) for c in range(len(columns))]
@@ -275,21 +381,8 @@ def _score_alignment(
         for r, c in _best_assignment(gains, len(rows), len(columns))
     ]
 
-    parts: list[dict[str, Any]] = []
     matched = sum(pair.similarity.score * pair.weight for pair in aligned)
     total = sum(pair.weight for pair in aligned)
-    for pair in aligned:
-        row, column = rows[pair.query], columns[pair.candidate]
-        query_part, candidate_part = (column, row) if transposed else (row, column)
-        parts.append(
-            {
-                "query": query_part,
-                "candidate": candidate_part,
-                "score": round(pair.similarity.score, 4),
-                "weight": round(pair.weight, 4),
-                "note": pair.similarity.note,
-            }
-        )
 
     # Parts left over: in the shorter name each is a conflict (its place is taken by a different part); the
     # longer name's leftovers conflict up to the same number (heaviest first), the rest are surplus parts.
@@ -311,10 +404,6 @@ def _score_alignment(
             weight, note = column_weights[c] * EXTRA_PART_COST, "extra part: costs little"
         cost += weight
         leftovers.append((None, columns[c], weight, note))
-    for row_part, column_part, weight, note in leftovers:
-        query_part, candidate_part = (column_part, row_part) if transposed else (row_part, column_part)
-        parts.append({"query": query_part, "candidate": candidate_part, "score": 0.0, "weight": round(weight, 4),
-                      "note": note})  # fmt: skip
 
     denominator = total + cost
     score = matched / denominator if denominator > 0 else 0.0
@@ -331,25 +420,61 @@ def _score_alignment(
     if aligned and not full_aligned and score > INITIALS_ONLY_CEILING:
         notes.append(_note("initialsOnly", INITIALS_ONLY_CEILING - score, "only initials or particles align"))
         score = INITIALS_ONLY_CEILING
-    return score, parts, notes, len(aligned), aligned
+    return score, _PartsOf(sides, aligned, leftovers), notes, len(aligned), aligned
+
+
+@dataclass(frozen=True, slots=True)
+class _PartsOf:
+    """What an alignment says part by part, written out only for the comparison that is kept: a search compares
+    a name with many candidates and explains only the few that match."""
+
+    sides: _Sides
+    aligned: list[_Aligned]
+    leftovers: list[tuple[str | None, str | None, float, str]]
+
+    def build(self) -> list[dict[str, Any]]:
+        rows, columns, transposed = self.sides.rows, self.sides.columns, self.sides.transposed
+        parts: list[dict[str, Any]] = []
+        for pair in self.aligned:
+            row, column = rows[pair.query], columns[pair.candidate]
+            query_part, candidate_part = (column, row) if transposed else (row, column)
+            parts.append(
+                {
+                    "query": query_part,
+                    "candidate": candidate_part,
+                    "score": round(pair.similarity.score, 4),
+                    "weight": round(pair.weight, 4),
+                    "note": pair.similarity.note,
+                }
+            )
+        for row_part, column_part, weight, note in self.leftovers:
+            query_part, candidate_part = (column_part, row_part) if transposed else (row_part, column_part)
+            parts.append({"query": query_part, "candidate": candidate_part, "score": 0.0, "weight": round(weight, 4),
+                          "note": note})  # fmt: skip
+        return parts
 
 
 def _note(kind: str, effect: float, note: str) -> dict[str, Any]:
     return {"kind": kind, "effect": round(effect, 4), "note": note}
 
 
-def _compare_names(query: ParsedName, candidate: ParsedName, frequencies: NameFrequencies) -> _NameScore:
+def _compare_names(
+    query: ParsedName, candidate: ParsedName, frequencies: NameFrequencies, floor: float | None = None
+) -> _NameScore | None:
+    """The best score of any reading of the two names, with its explanation. With a ``floor``, None when no
+    reading can reach it (a search leaves such candidates out, and needs no score for them)."""
     best: _NameScore | None = None
     if not query.parts or not candidate.parts:
         return _NameScore(0.0, query, candidate, query.parts, candidate.parts)
     for query_parts, query_kinds in _merged_variants(query.parts, query.kinds, candidate.parts):
         for candidate_parts, candidate_kinds in _merged_variants(candidate.parts, candidate.kinds, query.parts):
-            score, parts, notes, aligned = _score_parts(
-                query_parts, query_kinds, candidate_parts, candidate_kinds, frequencies
-            )
+            scored = _score_parts(query_parts, query_kinds, candidate_parts, candidate_kinds, frequencies, floor)
+            if scored is None:
+                continue
+            score, parts, notes, aligned = scored
             if best is None or score > best.score + 1e-9:
                 best = _NameScore(score, query, candidate, query_parts, candidate_parts, parts, notes, aligned)
-    assert best is not None
+    assert best is not None or floor is not None
     return best
 
 

@@ -51,3 +51,10 @@ def normalise_country(value: str | None) -> str | None:
     if not value or not value.strip():
         return None
     return _index().get(_key(value))
+
+
+@lru_cache(maxsize=1)
+def country_choices() -> tuple[tuple[str, str], ...]:
+    """The one country list of the site's forms: (ISO alpha-2 code, "Name (CODE)"), by name."""
+    rows = [(c.alpha2, f"{c.name} ({c.alpha2})") for c in iso3166.countries]
+    return tuple(sorted(rows, key=lambda row: _key(row[1])))

@@ -9,10 +9,12 @@ part's length: a move makes another name in "Francesco" as much as in "Paulo", a
 "Lungisani" is a slip as much as in "Sipho".
 
 One rule here is about short parts only (seven letters or fewer, where one letter is a large share of the part
-and real names lie one letter apart: Mabuza / Mabuya, Nkosi / Nkomo): there, a letter written for another that
-no mechanism of writing explains (not a key beside it, not a vowel for a vowel, not a consonant that sounds or
-looks alike) is read as another name. A letter dropped or added is never judged so: a key not struck, or struck
-twice, is a slip of any letter.
+and real names lie one letter apart: Mabuza / Mabuya, Nkosi / Nkomo): there, a consonant written for another
+that no mechanism of writing explains (not a key beside it, not a consonant that sounds or looks alike) is read
+as another name. Names one letter apart keep their syllables, so a vowel written for a consonant or the reverse
+(Njabulo / Njrbulo, Lindiwe / Lindiwn) is a slip however far apart the keys (1.3.0). A letter dropped or added
+is never judged so: a key not struck, or struck twice, is a slip of any letter. Sesotho writes one sound as l
+or d (before i and u: Lesotho's "Lineo" is South Africa's "Dineo"), so d and l sound alike (1.3.0).
 """
 
 from functools import cache
@@ -25,8 +27,8 @@ SHORT_PART = 7
 
 _KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 # Consonants one sound apart: voicing (b/p, d/t, g/k, v/f, z/s), the letters of one sound (c/k/q/s, j/y/i),
-# nasals and liquids heard one for the other (m/n, l/r), v/w.
-_SOUND_ALIKE = ("bp", "dt", "gkcq", "vfw", "zsc", "jyi", "mn", "lr", "xks")
+# nasals and liquids heard one for the other (m/n, l/r), v/w, and Sesotho's l/d.
+_SOUND_ALIKE = ("bp", "dt", "gkcq", "vfw", "zsc", "jyi", "mn", "lr", "xks", "dl")
 # Letters OCR reads one for the other.
 _SHAPE_ALIKE = ("ce", "hnb", "uv", "ilj", "gq", "mn", "oa")
 
@@ -58,11 +60,11 @@ def _alike(x: str, y: str) -> bool:
     return any(x in group and y in group for group in (*_SOUND_ALIKE, *_SHAPE_ALIKE))
 
 
-def unexplained_edit(a: str, b: str, length: int) -> str | None:
+def unexplained_edit(a: str, b: str, length: int, written: tuple[str, str] | None = None) -> str | None:
     """For two spellings one substitution apart, of a part of ``length`` letters as written, why that
     substitution is no slip (another name: Mabuza / Mabuya), or None. A letter dropped or added, or two
     neighbours swapped, is always a slip; longer parts and spellings more than one edit apart are left to the
-    edit budget."""
+    edit budget. ``written`` is the two parts as written when a and b are their spelling keys."""
     if length > SHORT_PART or a == b:
         return None
     if len(a) != len(b):
@@ -71,6 +73,14 @@ def unexplained_edit(a: str, b: str, length: int) -> str | None:
     if len(differing) != 1:
         return None  # a swap, or more than one edit: not judged here
     i = differing[0]
+    # A vowel written for a consonant or the reverse breaks the part's syllables (Njabulo / Njrbulo): names one
+    # letter apart keep their shape and differ consonant for consonant (Mabuza / Mabuya). Judged on the letters
+    # as written, and only where they are one substitution apart: the spelling key writes y as i (Mabuya is
+    # "mabuia" to it), so its letters cannot say which is a vowel.
+    if written and len(written[0]) == len(written[1]):
+        letters = [(x, y) for x, y in zip(*written, strict=True) if x != y]
+        if len(letters) == 1 and (letters[0][0] in VOWELS) != (letters[0][1] in VOWELS):
+            return None
     return None if _alike(a[i], b[i]) else "a different consonant"
 
 

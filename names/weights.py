@@ -32,12 +32,18 @@ def weight_of_share(share: float) -> float:
 INITIAL_WEIGHT = weight_of_share(INITIAL_SHARE)
 
 
+# How many parts' weights one set of counts keeps (a few megabytes at most).
+_WEIGHTS_KEPT = 200_000
+
+
 @dataclass(frozen=True)
 class NameFrequencies:
     """Counts of normalised name parts among our users, and how many users were counted."""
 
     counts: Mapping[str, int] = field(default_factory=dict)
     total: int = 0
+    # each part's weight once worked out: a search weighs the same parts for every candidate it compares
+    _weights: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def from_names(cls, names: Iterable[str]) -> "NameFrequencies":
@@ -62,11 +68,17 @@ class NameFrequencies:
 
     def weight(self, part: str) -> float:
         """The weight of a part in a comparison: particles and initials weigh little, rare parts fully."""
-        if part in PARTICLES:
-            return PARTICLE_WEIGHT
-        if len(part) == 1:
-            return INITIAL_WEIGHT
-        return weight_of_share(self.share(part))
+        weight = self._weights.get(part)
+        if weight is None:
+            if part in PARTICLES:
+                weight = PARTICLE_WEIGHT
+            elif len(part) == 1:
+                weight = INITIAL_WEIGHT
+            else:
+                weight = weight_of_share(self.share(part))
+            if len(self._weights) < _WEIGHTS_KEPT:
+                self._weights[part] = weight
+        return weight
 
 
 # A prior for when no counts are given: approximate shares (per 1,000 people) of the commonest name parts

@@ -61,3 +61,9 @@ class KycDecision(models.TextChoices):
 
     VERIFIED = VendorKycStatus.VERIFIED.value, "Verified"
     REJECTED = VendorKycStatus.REJECTED.value, "Rejected"
+
+
+# The dual-control kind of a verification despite unapproved documents (vendors.services.kyc_override), and the
+# target type its requests name: stored values, never renamed
+VERIFY_OVERRIDE_KIND = "vendors.verify_override"
+VENDOR_TARGET = "vendor"

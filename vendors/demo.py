@@ -48,8 +48,9 @@ TITLES = {
 IMAGE_KEYS = {DocumentKey.DIRECTOR_ID: "jpg", DocumentKey.PROOF_OF_ADDRESS: "png"}
 
 
-def document_file(business: str, document_key: str) -> SimpleUploadedFile:
-    """A small, real A5 page naming the business and the paper: a PDF, a JPEG or a PNG."""
+def document_file(business: str, document_key: str, edition: int = 1) -> SimpleUploadedFile:
+    """A small, real A5 page naming the business and the paper: a PDF, a JPEG or a PNG (``edition`` > 1: a
+    renewed paper, another reference)."""
     page = Image.new("RGB", (620, 440), (252, 251, 247))
     draw = ImageDraw.Draw(page)
     draw.rectangle((12, 12, 607, 427), outline=(30, 80, 60), width=3)
@@ -57,7 +58,7 @@ def document_file(business: str, document_key: str) -> SimpleUploadedFile:
     draw.text((36, 70), TITLES[document_key], fill=(20, 20, 20), font=ImageFont.load_default(size=30))
     draw.text((36, 130), business, fill=(20, 20, 20), font=ImageFont.load_default(size=24))
     small = ImageFont.load_default(size=16)
-    reference = f"Ref. {_reference(business, document_key)}"
+    reference = f"Ref. {_reference(business, document_key)}" + (f"/{edition}" if edition > 1 else "")
     for line, text in enumerate((reference, "Issued by the Registrar, Mbabane", "Demo document: not a real record")):
         draw.text((36, 200 + 32 * line), text, fill=(70, 70, 70), font=small)
     out = io.BytesIO()
@@ -102,6 +103,9 @@ def _play(story: str, vendor: Vendor, officer: Staff, decider: Staff, on: dt.dat
         for key in DocumentKey.values:
             _review(vendor, officer, key, issue_date=on - dt.timedelta(days=200), expiry_date=year)
         vendor_kyc_decide(vendor=vendor, actor=decider, status=VendorKycStatus.VERIFIED, reason="All papers in order")
+        # the trading licence renewed after the decision: the one the decision relied on is kept as evidence
+        renewed = document_file(vendor.business_name, DocumentKey.TRADING_LICENSE, edition=2)
+        vendor_document_upload(vendor=vendor, actor=officer, document_key=DocumentKey.TRADING_LICENSE, file=renewed)
     elif story == "under_review":
         _review(vendor, officer, DocumentKey.COMPANY_REGISTRATION)
         _review(vendor, officer, DocumentKey.TAX_CLEARANCE, expiry_date=on + dt.timedelta(days=20))

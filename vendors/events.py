@@ -29,7 +29,7 @@ def kyc_status_moved(move: Move[Vendor]) -> AuditLog:
         action=Action.KYC_STATUS,
         object_type=VENDOR,
         object_id=move.instance.pk,
-        changes={"from": move.source, "to": move.target, "note": move.note},
+        changes=move.payload(),
     )
 
 
@@ -41,8 +41,10 @@ def document_uploaded(
     stored: StoredUpload,
     replaced_key: str | None,
     original_filename: str,
+    superseded: bool = False,
 ) -> AuditLog:
-    """A file went into the vendor's ``document_key`` slot (``replaced_key``: the file it replaced, if any)."""
+    """A file went into the vendor's ``document_key`` slot (``replaced_key``: the file it replaced, if any;
+    ``superseded``: that file is kept as evidence rather than deleted)."""
     return audit_record(
         actor=actor,
         action=Action.DOCUMENT_UPLOAD,
@@ -52,6 +54,7 @@ def document_uploaded(
             "document_key": document_key,
             "key": stored.name,
             "replaced_key": replaced_key,
+            "superseded": superseded,
             "original_filename": original_filename,
             "size": stored.size,
             "sha256": stored.sha256,
@@ -62,13 +65,19 @@ def document_uploaded(
 
 
 def document_deleted(*, actor: Actor, vendor: Vendor, document: VendorDocument, key: str) -> AuditLog:
-    """A document was deleted (``key``: where its file was)."""
+    """A document was deleted (``key``: where its file was; ``superseded_at``: set when it was evidence kept
+    after a replacement, purged once its retention period ended)."""
     return audit_record(
         actor=actor,
         action=Action.DOCUMENT_DELETE,
         object_type=VENDOR,
         object_id=vendor.pk,
-        changes={"document_key": document.document_key, "key": key, "sha256": document.sha256},
+        changes={
+            "document_key": document.document_key,
+            "key": key,
+            "sha256": document.sha256,
+            "superseded_at": plain(document.superseded_at),
+        },
     )
 
 

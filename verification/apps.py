@@ -7,9 +7,8 @@ class VerificationConfig(AppConfig):
     verbose_name = "Verification"
 
     def ready(self):
-        from backoffice import demo
+        from backoffice import demo, roles
         from backoffice.admin import audit_names, navigation
-        from backoffice.auth import roles
         from backoffice.ops import metrics, periodic
         from verification import demo as verification_demo
         from verification import metrics as verification_metrics

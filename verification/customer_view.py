@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 
 from kyc import panels
 from verification.models import VerificationJob
+from verification.selectors.jobs import verification_support_status
 
 SHOWN = 10
 
@@ -17,7 +18,29 @@ def render_jobs(request, user) -> str:
     return render_to_string("verification/panels/jobs.html", {"jobs": jobs, "user": user})
 
 
+def render_support_status(request, user) -> str:
+    return render_to_string(
+        "verification/panels/support_status.html", {"status": verification_support_status(user=user)}
+    )
+
+
+def _support_only(request) -> bool:
+    # support answers customers (users.update) but may not open verification pages (verification.read, compliance
+    # roles, who see the jobs' own section instead); finance neither answers customers nor sees this
+    user = request.user
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and user.has_capability("users.update")
+        and not user.has_capability("verification.read")
+    )
+
+
 def register_panels() -> None:
+    panels.register(
+        panels.Panel(
+            "verification_status", "Identity verification: where it stands", 50, render_support_status, _support_only
+        )
+    )
     panels.register(
         panels.Panel(
             "verifications", "Identity verifications", 50, render_jobs, panels.for_capability("verification.read")

@@ -6,6 +6,7 @@ from prometheus_client import Histogram
 from prometheus_client.core import GaugeMetricFamily
 
 from verification.choices import JobStatus
+from verification.models import VerificationJob
 
 _BUCKETS = (0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60, 120)
 
@@ -37,6 +38,4 @@ def jobs_by_status():
 class VerificationJobCounts:
     @staticmethod
     def rows():
-        from verification.models import VerificationJob
-
         return VerificationJob.objects.order_by().values("status").annotate(n=Count("id"))

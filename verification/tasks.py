@@ -22,14 +22,14 @@ from verification.errors import (
     UserDataNotFound,
 )
 from verification.models import VerificationJob
+from verification.services import job_process, job_requeue_stale
+from verification.services.jobs import PROCESS_JOB
 
 logger = logging.getLogger("verification")
 
 
-@shared_task(bind=True, base=VikelaTask, name="verification.process_job")
+@shared_task(bind=True, base=VikelaTask, name=PROCESS_JOB)
 def process_job(self, job_id: str, actor_id: str | None = None) -> str:
-    from verification.services import job_process
-
     job = VerificationJob.objects.filter(pk=job_id).first()
     if job is None:
         logger.warning("verification job %s is gone; nothing to process", job_id)
@@ -56,6 +56,4 @@ def process_job(self, job_id: str, actor_id: str | None = None) -> str:
 @shared_task(base=VikelaTask, name="verification.requeue_stale_jobs")
 def requeue_stale_jobs() -> int:
     """Periodic: runs that died mid-way (their claim went stale) are sent again."""
-    from verification.services import job_requeue_stale
-
     return len(job_requeue_stale())

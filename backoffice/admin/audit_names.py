@@ -7,12 +7,16 @@ page of entries with one query per kind of object (``attach``), and show ``chang
 """
 
 import json
+import re
 import uuid
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.apps import apps
 from django.contrib import admin
 from django.urls import NoReverseMatch, reverse
+
+from backoffice.admin.links import may_open
 
 _MODELS: dict[str, str] = {}
 
@@ -52,7 +56,7 @@ def attach(entries) -> None:
         admin_name = f"admin:{model._meta.app_label}_{model._meta.model_name}_change"
         for obj in model._default_manager.filter(pk__in=list(keys)):
             url = None
-            if model in admin.site._registry:
+            if model in admin.site._registry and may_open(admin.site, model, obj):
                 try:
                     url = reverse(admin_name, args=[obj.pk])
                 except NoReverseMatch:
@@ -69,9 +73,27 @@ def _words(name: str) -> str:
     return str(name).replace("_", " ").strip()
 
 
+CODE = re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$|^[A-Z]{3,}$")
+
+
+@lru_cache(maxsize=1)
+def _labels() -> dict[str, str]:
+    """Every code of a choice field of the site's models with its label, where the site gives it one label only
+    ("TOP_UP" -> "Top-up"); a code two fields label differently stays a code (its field is not known here)."""
+    seen: dict[str, set[str]] = {}
+    for model in apps.get_models():
+        for field in model._meta.get_fields():
+            for value, label in getattr(field, "flatchoices", None) or ():
+                if isinstance(value, str) and CODE.match(value):
+                    seen.setdefault(value, set()).add(str(label))
+    return {value: labels.pop() for value, labels in seen.items() if len(labels) == 1}
+
+
 def _value(value) -> str:
     if value is None or value == "":
         return "—"
+    if isinstance(value, str) and CODE.match(value):
+        return _labels().get(value, value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
@@ -82,7 +104,8 @@ def _value(value) -> str:
 
 
 def readable_changes(changes) -> list[str]:
-    """One line per change: "risk rating: MEDIUM → LOW", "status: OPEN → CLOSED", "reason: PEP match".
+    """One line per change: "risk rating: Medium → Low", "status: Open → Closed", "reason: PEP match" (codes of
+    the site's choices by their labels).
 
     Every event's shape reads the same: ``{field: {"from", "to"}}`` (the toolkit's diff), a move's
     ``{"from", "to", ...}``, a pair ``[old, new]``, or a plain value.

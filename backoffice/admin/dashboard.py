@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from backoffice.models import AuditLog, Staff
+from backoffice.services.audit_verify import audit_chain_alarm
 
 DASHBOARD_CARDS: list[Callable] = []
 
@@ -26,24 +27,44 @@ def register_card(fn: Callable) -> Callable:
 
 @register_card
 def _staff_cards(request):
-    if not request.user.has_perm("backoffice.view_auditlog"):
-        return []
-    since = timezone.now() - timezone.timedelta(hours=24)
-    staff = Staff.objects.aggregate(active=Count("id", filter=Q(is_active=True)))
-    return [
-        {
-            "title": "Active staff",
-            "value": staff["active"],
-            "hint": "Accounts that can sign in",
-            "link": reverse("admin:backoffice_staff_changelist"),
-        },
-        {
-            "title": "Audit events (24 h)",
-            "value": AuditLog.objects.filter(created_at__gte=since).count(),
-            "hint": "Staff writes recorded",
-            "link": reverse("admin:backoffice_auditlog_changelist"),
-        },
-    ]
+    cards = []
+    if request.user.has_perm("backoffice.view_staff"):
+        staff = Staff.objects.aggregate(active=Count("id", filter=Q(is_active=True)))
+        cards.append(
+            {
+                "title": "Active staff",
+                "value": staff["active"],
+                "hint": "Accounts that can sign in",
+                "link": reverse("admin:backoffice_staff_changelist"),
+            }
+        )
+    if request.user.has_perm("backoffice.view_auditlog"):
+        since = timezone.now() - timezone.timedelta(hours=24)
+        cards.append(
+            {
+                "title": "Audit events (24 h)",
+                "value": AuditLog.objects.filter(created_at__gte=since).count(),
+                "hint": "Staff writes recorded",
+                "link": reverse("admin:backoffice_auditlog_changelist"),
+            }
+        )
+        cards.append(_audit_chain_card())
+    return cards
+
+
+def _audit_chain_card() -> dict:
+    """The watch's verdict on the audit chain: a break shows in red until a whole walk finds it intact again."""
+    broken = audit_chain_alarm()
+    link = reverse("admin:backoffice_auditlog_changelist")
+    if broken:
+        return {
+            "title": "Audit chain BROKEN",
+            "value": f"entry {broken['sequence']}",
+            "hint": f"{broken['detail']} ({broken['reason']}): CRITICAL, see docs/audit-chain.md",
+            "link": link,
+            "tone": "danger",
+        }
+    return {"title": "Audit chain", "value": "intact", "hint": "Verified every few minutes", "link": link}
 
 
 def dashboard_callback(request, context):

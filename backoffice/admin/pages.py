@@ -4,21 +4,30 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework_simplejwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 from unfold.admin import ModelAdmin
-from unfold.decorators import display
+from unfold.decorators import action, display
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
 
 from backoffice import services
 from backoffice.admin import audit_names
 from backoffice.admin.base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
 from backoffice.models import SERVICE_KEY_SCOPES, AuditLog, ServiceKey, Staff
-from backoffice.services.service_keys import service_key_create, service_key_revoke
+from backoffice.services.audit_verify import audit_record_outcome, audit_verify
+from backoffice.services.service_keys import service_key_ask, service_key_revoke
 
-# Roles replace groups, and token rows are machinery, not something staff should browse or edit.
-for _model in (Group, OutstandingToken, BlacklistedToken):
+# Roles replace groups, and token rows are machinery, not something staff should browse or edit; nor are
+# django-otp's devices, whose pages would show other people's secrets (each member has their own page instead,
+# backoffice.admin.two_factor).
+for _model in (Group, OutstandingToken, BlacklistedToken, TOTPDevice, StaticDevice):
     if admin.site.is_registered(_model):
         admin.site.unregister(_model)
 
@@ -56,7 +65,7 @@ class StaffPasswordChangeForm(AdminPasswordChangeForm):
 
 @admin.register(Staff)
 class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
-    """Staff accounts; only the admin role reaches this page (see backoffice.auth.roles)."""
+    """Staff accounts; only the admin role reaches this page (see backoffice.roles)."""
 
     form = StaffChangeForm
     add_form = StaffCreationForm
@@ -100,7 +109,7 @@ class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
     """The audit log, read-only for everyone: what each entry is about by name (linked), and its changes in one
     readable form (``backoffice.admin.audit_names``), whichever app wrote it."""
 
-    list_display = ("created_at", "actor_email", "action", "object_label", "changes_summary", "ip_address")
+    list_display = ("sequence", "created_at", "actor_email", "action", "object_label", "changes_summary", "link_hash")
     list_filter = ("action", "object_type")
     search_fields = ("actor_email", "object_id", "action")
     date_hierarchy = "created_at"
@@ -108,6 +117,7 @@ class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
     show_full_result_count = False
     paginator = EstimatedCountPaginator
     readonly_fields = (
+        "sequence",
         "created_at",
         "actor",
         "actor_email",
@@ -117,8 +127,38 @@ class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
         "object_id",
         "changes_readable",
         "ip_address",
+        "digest",
+        "hash",
+        "redacted_at",
     )
     fields = readonly_fields
+    actions_list = ["verify_chain"]
+
+    @display(description="Hash")
+    def link_hash(self, obj):
+        # the first characters are enough to compare with a checkpoint by eye; the entry's page shows it whole
+        return format_html('<code title="{}">{}…</code>', obj.hash, obj.hash[:12])
+
+    @action(description="Verify the chain now", url_path="verify-chain", icon="verified_user")
+    def verify_chain(self, request):
+        """Walk the whole chain and say whether it is intact (a read: the walk changes nothing but the
+        dashboard's alarm, which an intact walk clears)."""
+        if not request.user.has_perm("backoffice.view_auditlog"):
+            raise PermissionDenied
+        result = audit_verify()
+        audit_record_outcome(result)
+        if result.intact:
+            messages.success(
+                request,
+                f"The audit chain is intact: {result.entries} entries verified, head {result.head_sequence} "
+                f"({result.head_hash[:16]}…).",
+            )
+        else:
+            broken = result.first_broken
+            messages.error(
+                request, f"The audit chain is broken at entry {broken.sequence}: {broken.detail} ({broken.reason})."
+            )
+        return HttpResponseRedirect(reverse("admin:backoffice_auditlog_changelist"))
 
     def get_changelist(self, request, **kwargs):
         base = super().get_changelist(request, **kwargs)
@@ -154,12 +194,21 @@ class AuditLogAdmin(ReadOnlyAdminMixin, ModelAdmin):
         )
 
 
+# what each scope opens, in words: the form's boxes and the key's page say it so, not as the scope's code
+SCOPE_WORDS = {
+    "transactions.record": "Record transactions (transactions.record)",
+    "transactions.screen": "Screen a transaction without recording it, the dry run (transactions.screen)",
+}
+
+
 class ServiceKeyForm(forms.ModelForm):
+    # nothing ticked to start with, and at least one needed: a key never gets every scope by default
     scopes = forms.MultipleChoiceField(
-        choices=[(s, s) for s in SERVICE_KEY_SCOPES],
-        initial=list(SERVICE_KEY_SCOPES),
+        choices=[(s, SCOPE_WORDS.get(s, s)) for s in SERVICE_KEY_SCOPES],
+        required=True,
+        error_messages={"required": "Tick at least one scope: what the key may open."},
         widget=forms.CheckboxSelectMultiple,
-        help_text="What the key opens: recording transactions, and the dry run.",
+        help_text="What the key opens: recording transactions, and the dry run. Tick only what the service needs.",
     )
 
     class Meta:
@@ -172,12 +221,16 @@ class ServiceKeyAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     """Keys of the payment platform's services: made here (the key is shown once), revoked here, never edited."""
 
     form = ServiceKeyForm
-    list_display = ("name", "prefix", "scopes", "created_by", "created_at", "last_used_at", "revoked_at")
+    list_display = ("name", "prefix", "scopes_display", "created_by", "created_at", "last_used_at", "revoked_at")
     list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
     search_fields = ("name", "prefix")
     list_select_related = ("created_by",)
     actions = ["revoke_keys"]
-    readonly_fields = ("name", "prefix", "scopes", "created_by", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = ("name", "prefix", "scopes_display", "created_by", "created_at", "last_used_at", "revoked_at")
+
+    @admin.display(description="Scopes")
+    def scopes_display(self, obj):
+        return "; ".join(SCOPE_WORDS.get(s, s) for s in obj.scopes or []) or "—"
 
     def get_readonly_fields(self, request, obj=None):
         return self.readonly_fields if obj is not None else ()
@@ -193,9 +246,14 @@ class ServiceKeyAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         return False
 
     def save_model(self, request, obj, form, change):
-        made = service_key_create(
+        outcome = service_key_ask(
             name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"], actor=request.user
         )
+        if outcome.waits:
+            # SERVICE_KEY_FOUR_EYES: no key yet; a second administrator approves it (and is shown the secret)
+            request._key_approval = outcome.request
+            return
+        made = outcome.result
         # the admin goes on with ``obj`` (history entry, redirect): make it the row the service wrote
         obj.pk = made.service_key.pk
         obj.refresh_from_db()
@@ -206,13 +264,38 @@ class ServiceKeyAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             messages.WARNING,
         )
 
+    def log_addition(self, request, obj, message):
+        if getattr(request, "_key_approval", None) is None:
+            return super().log_addition(request, obj, message)
+        return None  # nothing was added yet: the approval request is audited on its own
+
     def response_add(self, request, obj, post_url_continue=None):
+        approval = getattr(request, "_key_approval", None)
+        if approval is not None:
+            self.message_user(
+                request,
+                f"Asked for: {approval.summary}. Another administrator approves it (Approvals: waiting for my "
+                "approval); the key is made then, and shown to them once.",
+                messages.WARNING,
+            )
+            return HttpResponseRedirect(reverse("admin:backoffice_approvalrequest_change", args=[approval.pk]))
         return super().response_post_save_add(request, obj)
 
     @admin.action(description="Revoke the selected keys", permissions=["revoke"])
     def revoke_keys(self, request, queryset):
+        """Asks first (a revoked key stops the platform's calls at once and cannot be restored), then revokes."""
+        live = list(queryset.filter(revoked_at__isnull=True).order_by("name"))
+        if request.POST.get("confirmed") != "yes":
+            context = {
+                **self.admin_site.each_context(request),
+                "opts": self.opts,
+                "title": f"Revoke {len(live)} service key{'s' if len(live) != 1 else ''}?",
+                "keys": live,
+                "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+            }
+            return TemplateResponse(request, "admin/backoffice/service_key_revoke.html", context)
         revoked = 0
-        for row in queryset.filter(revoked_at__isnull=True):
+        for row in live:
             service_key_revoke(service_key=row, actor=request.user)
             revoked += 1
         self.message_user(request, f"{revoked} key(s) revoked", messages.SUCCESS)

@@ -46,7 +46,9 @@ class PrincipalLoginView(AuthView):
 
     def post(self, request):
         data = self.valid(request)
-        principal, pair = services.principal_login(kind=self.kind, login=data["login"], password=data["password"])
+        principal, pair = services.principal_login(
+            kind=self.kind, login=data["login"], password=data["password"], otp=data.get("otp")
+        )
         return ok(self.output_serializer({**pair.as_data(), self.principal_key: principal}).data)
 
 
@@ -68,6 +70,15 @@ class AdminLoginView(PrincipalLoginView):
     input_serializer = s.AdminLoginIn
     output_serializer = s.AdminLoginOut
     principal_key = "admin"
+    error_statuses = {
+        **PrincipalLoginView.error_statuses,
+        401: "Wrong credentials (INVALID_CREDENTIALS), the same whether or not the account exists; the staff member "
+        "has two-factor sign-in and sent no otp (OTP_REQUIRED) or a wrong, expired or spent one (OTP_INVALID)",
+        403: "The role must sign in with a second factor and the staff member has not set one up yet "
+        "(MFA_ENROLMENT_REQUIRED: enrol in the admin site)",
+        429: "Rate limited, too many failed sign-ins for this account (ACCOUNT_LOCKED: wrong codes count), or too "
+        "soon after a wrong code (OTP_THROTTLED)",
+    }
 
 
 class RefreshView(AuthView):

@@ -11,6 +11,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework_simplejwt.exceptions import TokenError
 
+from backoffice.api.service_keys import request_service_key
 from backoffice.auth import principals, tokens
 from backoffice.ops import context
 
@@ -71,12 +72,9 @@ class ServiceKeyAuthentication(BaseAuthentication):
     header = "HTTP_X_API_KEY"
 
     def authenticate(self, request):
-        raw = request.META.get(self.header)
-        if raw is None:
+        if request.META.get(self.header) is None:
             return None
-        from backoffice.services.service_keys import service_key_check
-
-        key = service_key_check(raw.strip())
+        key = request_service_key(request)  # checked once per request, shared with the rate limiter
         if key is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked API key")
         return key, None

@@ -6,6 +6,9 @@ builds its error pages with ``error_body`` before Django is set up.
 
 from http import HTTPStatus
 
+# Everything under this prefix answers in the envelope, never an HTML page.
+API_PREFIX = "/api/"
+
 ERROR_CODES_BY_STATUS = {
     400: "VALIDATION_ERROR",
     401: "UNAUTHORIZED",
@@ -15,6 +18,7 @@ ERROR_CODES_BY_STATUS = {
     406: "NOT_ACCEPTABLE",
     408: "REQUEST_TIMEOUT",
     409: "CONFLICT",
+    411: "LENGTH_REQUIRED",
     413: "PAYLOAD_TOO_LARGE",
     414: "URI_TOO_LONG",
     415: "UNSUPPORTED_MEDIA_TYPE",
@@ -38,6 +42,10 @@ STATUS_MESSAGES = {
     431: "The request headers are too large",
     500: "Internal server error",
 }
+
+
+def is_api(request) -> bool:
+    return request.path.startswith(API_PREFIX) or request.path == API_PREFIX.rstrip("/")
 
 
 def status_message(status: int) -> str:

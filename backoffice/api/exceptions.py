@@ -23,7 +23,7 @@ from django.http import Http404, JsonResponse, UnreadablePostError
 from rest_framework import exceptions
 from rest_framework.response import Response
 
-from backoffice.api.envelope import error_body
+from backoffice.api.envelope import ERROR_CODES_BY_STATUS, error_body, status_message
 from backoffice.api.inputs import flatten
 from backoffice.errors import DomainError, django_validation_details
 from backoffice.uploads.errors import storage_connection_errors
@@ -125,6 +125,11 @@ def exception_handler(exc, context):
     """DRF's handler: every exception a view raises, rendered in the envelope."""
     answer = answer_for(exc)
     return Response(answer.body(), status=answer.status, headers=answer.headers or None)
+
+
+def status_answer(status: int) -> Answer:
+    """The envelope for a bare status (a page Django rendered as HTML)."""
+    return Answer(status, status_message(status), ERROR_CODES_BY_STATUS.get(status, "ERROR"))
 
 
 def json_error(answer: Answer) -> JsonResponse:

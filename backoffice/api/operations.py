@@ -24,14 +24,16 @@ from backoffice.api.exceptions import Answer, json_error
 from backoffice.api.permissions import Public
 from backoffice.api.views import _cache, _check, _storage
 from backoffice.choices import StaffRole
-from backoffice.ops import metrics
+from backoffice.ops import db_deadline, metrics
 
 logger = logging.getLogger("backoffice.health")
 
 
 def _database(alias: str):
     def probe():
-        with connections[alias].cursor() as cursor:
+        # the whole probe (the reused connection's check, connecting, the query) within a few seconds, whatever
+        # the server does: a load balancer waiting on a frozen database must hear 503, not wait with it
+        with db_deadline.at_most(settings.DB_HEALTH_CHECK_SECONDS), connections[alias].cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
 

@@ -1,6 +1,6 @@
 """The API's request parsers (``REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]``): DRF's, made strict.
 
-* JSON goes through ``backoffice.api.strictjson.decode`` (depth, duplicate keys, NUL and surrogates,
+* JSON goes through ``backoffice.strictjson.decode`` (depth, duplicate keys, NUL and surrogates,
   exact numbers), after a size check: more than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes is 413.
 * A form body is held to the same size; form and multipart fields, and uploaded files' names, are
   refused with a 400 naming the field when they hold a NUL character.
@@ -15,7 +15,7 @@ body refuses a hostile one) and leaves the result on the request; the JSON parse
 from django.conf import settings
 from rest_framework import parsers
 
-from backoffice.api import strictjson
+from backoffice import strictjson
 from backoffice.errors import PayloadTooLarge
 from backoffice.uploads import SizeCapUploadHandler
 

@@ -1,4 +1,4 @@
-"""Role permissions for the API, read from ``backoffice.auth.roles``.
+"""Role permissions for the API, read from ``backoffice.roles``.
 
 A view declares ``capabilities = {"list": "users.read", ...}`` keyed by
 viewset action (or HTTP method for plain views); ``"*"`` is the fallback.
@@ -7,7 +7,7 @@ A view without a matching entry is closed, never open by accident.
 
 from rest_framework.permissions import BasePermission
 
-from backoffice.models import Staff
+from backoffice.models import ServiceKey, Staff
 
 
 class RolePermission(BasePermission):
@@ -59,8 +59,6 @@ class ServiceKeyScopeOrRole(RolePermission):
     """
 
     def has_permission(self, request, view):
-        from backoffice.models import ServiceKey
-
         if isinstance(request.user, ServiceKey):
             scope = (getattr(view, "service_key_scopes", None) or {}).get(getattr(view, "action", None))
             if scope is None or not request.user.has_scope(scope):

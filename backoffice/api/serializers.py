@@ -8,15 +8,22 @@ from django.db import connection
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from backoffice.api.strictjson import JsonNumber
-from backoffice.auth.roles import CAPABILITIES
 from backoffice.jsondepth import JsonDepthValidator
 from backoffice.jsonkeys import camel, camel_keys, jsonb_ordered
+from backoffice.roles import CAPABILITIES
+from backoffice.strictjson import JsonNumber
 
 
 class AdminLoginIn(serializers.Serializer):
     email = serializers.CharField(max_length=254, source="login")
     password = serializers.CharField(max_length=256, trim_whitespace=False)
+    otp = serializers.CharField(
+        max_length=32,
+        required=False,
+        allow_blank=True,
+        help_text="For staff with two-factor sign-in: the authenticator app's current 6-digit code, or an unspent "
+        "recovery code",
+    )
 
 
 class RefreshIn(serializers.Serializer):
@@ -159,7 +166,7 @@ class MoneyField(serializers.DecimalField):
     """Emalangeni, exact both ways: the one field every amount of the API goes through.
 
     Input is read from the text the client wrote, never through a binary float: a JSON number
-    (``backoffice.api.strictjson.JsonNumber`` keeps its literal) or a string holding a plain decimal
+    (``backoffice.strictjson.JsonNumber`` keeps its literal) or a string holding a plain decimal
     (``"10.50"``, accepted for clients that send money as text). Refused: more than two decimal places by
     value (``10.500`` is 10.50 and fine; ``0.0099999999999999999`` is not), exponents (``1e2``),
     underscores, signs other than ``-``, digits of other scripts or fullwidth digits, booleans, NaN and
@@ -201,3 +208,19 @@ class MoneyField(serializers.DecimalField):
         if len(whole.lstrip("0")) > self.max_digits - self.decimal_places:
             self.fail("max_whole_digits", max_whole_digits=self.max_digits - self.decimal_places)
         return Decimal(text).quantize(CENT)
+
+
+class ApprovalRequestOut(serializers.Serializer):
+    """A sensitive action waiting for a second person (docs/dual-control.md), as an API answer names it."""
+
+    id = serializers.UUIDField()
+    kind = serializers.CharField()
+    targetType = serializers.CharField(source="target_type")
+    targetId = serializers.CharField(source="target_id")
+    summary = serializers.CharField()
+    amount = MoneyField(allow_null=True)
+    requestedBy = serializers.CharField(source="requested_by.email")
+    reason = serializers.CharField()
+    status = serializers.CharField()
+    expiresAt = serializers.DateTimeField(source="expires_at", allow_null=True)
+    createdAt = serializers.DateTimeField(source="created_at")

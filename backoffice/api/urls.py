@@ -4,8 +4,11 @@ from django.conf import settings
 from django.urls import include, path
 
 from backoffice.api import auth_views
+from backoffice.api.audit_views import AuditLogViewSet
 from backoffice.api.operations import ReadinessView
+from backoffice.api.routers import ApiRouter
 from backoffice.api.views import FileDownloadView, HealthView, StaffMeView
+from backoffice.api.webhook_views import WebhookViewSet
 
 auth_patterns = [
     path("admin/login", auth_views.AdminLoginView.as_view(), name="auth-admin-login"),
@@ -15,11 +18,16 @@ auth_patterns = [
     path("otp/resend", auth_views.OtpResendView.as_view(), name="auth-otp-resend"),
 ]
 
+router = ApiRouter()
+router.register("admin/audit-logs", AuditLogViewSet, basename="audit-logs")
+router.register("admin/webhooks", WebhookViewSet, basename="webhooks")
+
 urlpatterns = [
     path("health", HealthView.as_view(), name="health"),
     path("health/ready", ReadinessView.as_view(), name="health-ready"),
     path("files/<str:token>", FileDownloadView.as_view(), name="file-download"),
     path("auth/", include(auth_patterns)),
     path("admin/me", StaffMeView.as_view(), name="admin-me"),
+    *router.urls,
     *(path("", include(f"{app}.api.urls")) for app in settings.DOMAIN_APPS if app != "backoffice"),
 ]

@@ -13,13 +13,12 @@ from rest_framework.decorators import api_view, authentication_classes, permissi
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.api.envelope import error_body, ok
-from backoffice.api.exceptions import answer_for, json_error
+from backoffice.api.envelope import error_body, is_api, ok
+from backoffice.api.exceptions import answer_for, json_error, status_answer
 from backoffice.api.permissions import IsStaff, Public
 from backoffice.api.serializers import StaffMeOut
 from backoffice.errors import NotFound
 from backoffice.files import file_name_from_token, guess_content_type
-from backoffice.http.middleware import is_api, status_answer
 
 logger = logging.getLogger("backoffice.health")
 

@@ -13,7 +13,7 @@ Two guards, both counted in the cache (shared by every server process):
   not by the account found, so it behaves the same for names that do not exist and reveals nothing.
   A successful sign-in clears the count.
 
-A cache outage follows ``RATELIMIT_FAIL_OPEN`` like every limiter (``backoffice.http.ratelimit.guarded``):
+A cache outage follows ``RATELIMIT_FAIL_OPEN`` like every limiter (``backoffice.ops.cache_guard.guarded``):
 by default sign-in goes on unthrottled (passwords are still checked), logged and counted.
 """
 
@@ -25,8 +25,8 @@ from django_ratelimit.core import get_usage
 
 from backoffice import events
 from backoffice.errors import DomainError
-from backoffice.http import ratelimit
-from backoffice.http.request_context import client_ip
+from backoffice.ops.cache_guard import guarded
+from backoffice.ops.request_context import client_ip
 
 
 class AccountLocked(DomainError):
@@ -54,7 +54,7 @@ def _name_key(kind: str, login: str) -> str:
 
 def check_account(*, kind: str, login: str) -> None:
     """Raise AccountLocked while ``login`` is locked."""
-    if ratelimit.guarded(lambda: cache.get(_name_key(kind, login) + ":locked"), default=None):
+    if guarded(lambda: cache.get(_name_key(kind, login) + ":locked"), default=None):
         raise AccountLocked()
 
 
@@ -67,10 +67,10 @@ def record_failure(*, kind: str, login: str, principal_id=None, via: str) -> boo
         cache.add(key + ":failures", 0, window)
         return cache.incr(key + ":failures")
 
-    failures = ratelimit.guarded(count, default=0)
+    failures = guarded(count, default=0)
     if failures < settings.LOGIN_LOCKOUT_FAILURES:
         return False
-    ratelimit.guarded(lambda: (cache.set(key + ":locked", 1, window), cache.delete(key + ":failures")), default=None)
+    guarded(lambda: (cache.set(key + ":locked", 1, window), cache.delete(key + ":failures")), default=None)
     events.login_locked(
         kind=kind, login=login, principal_id=principal_id, failures=failures, minutes=window // 60, via=via
     )
@@ -78,11 +78,11 @@ def record_failure(*, kind: str, login: str, principal_id=None, via: str) -> boo
 
 
 def record_success(*, kind: str, login: str) -> None:
-    ratelimit.guarded(lambda: cache.delete(_name_key(kind, login) + ":failures"), default=None)
+    guarded(lambda: cache.delete(_name_key(kind, login) + ":failures"), default=None)
 
 
 def _address_failures(request, *, group: str, increment: bool):
-    return ratelimit.guarded(
+    return guarded(
         lambda: get_usage(
             request,
             group=group,

@@ -15,6 +15,8 @@ from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, Model
 
+from backoffice.models import EndedSession
+
 
 @dataclass(frozen=True)
 class PrincipalKind:
@@ -33,6 +35,9 @@ class PrincipalKind:
     ``generation_field``: an integer field of the model that grows whenever the principal's sessions must
     end (staff: a new password, another role, deactivation). Tokens carry it; a token issued under an
     older value is refused (``backoffice.auth.tokens``). None: the kind's sessions end only by expiry or logout.
+    ``second_factor``: called after the password and ``login_checks`` with ``(principal, otp, via)`` (the
+    login's ``otp`` field, None when absent); raises a DomainError when a second factor is needed and was not
+    given right (staff: ``backoffice.services.mfa.staff_second_factor``). None: the kind has no second factor.
     """
 
     kind: str
@@ -45,6 +50,7 @@ class PrincipalKind:
     clash_message: str = "An account with these details already exists"
     verifies_phone: bool = False
     generation_field: str | None = None
+    second_factor: Callable[[Model, str | None, str], None] | None = None
 
     @property
     def model_class(self) -> type[Model]:
@@ -82,8 +88,6 @@ def load_active(kind: str, principal_id, *, session: str | None = None) -> Model
     try:
         rows = model.objects.filter(pk=principal_id, **principal.active)
         if session:
-            from backoffice.models import EndedSession
-
             rows = rows.annotate(session_ended=Exists(EndedSession.objects.filter(sid=str(session))))
         found = rows.first()
     except (ValueError, ValidationError):

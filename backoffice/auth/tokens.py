@@ -42,6 +42,7 @@ from rest_framework_simplejwt.utils import datetime_from_epoch
 
 from backoffice.auth import principals
 from backoffice.errors import Unauthorized
+from backoffice.models import EndedSession
 
 # The foundation's own kind; apps register theirs ("user", "vendor") in backoffice.auth.principals.
 STAFF = "staff"
@@ -158,8 +159,6 @@ def revoke(*, raw_refresh: str) -> None:
 
 def end_session(token) -> None:
     """Record the token's session as ended (a token from before sessions had ids has only itself to revoke)."""
-    from backoffice.models import EndedSession
-
     sid = token.get("sid")
     if not sid:
         return

@@ -28,24 +28,15 @@ from rest_framework.request import Request
 from rest_framework.utils.mediatypes import media_type_matches
 from rest_framework.views import APIView
 
-from backoffice.api import strictjson
-from backoffice.api.envelope import ERROR_CODES_BY_STATUS, status_message
-from backoffice.api.exceptions import Answer, answer_for, json_error
+from backoffice import strictjson
+from backoffice.api.envelope import is_api
+from backoffice.api.exceptions import Answer, answer_for, json_error, status_answer
 from backoffice.api.parsers import DECODED_JSON, body_limit, declared_length, form_values, too_large
-from backoffice.errors import DomainError, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
+from backoffice.errors import DomainError, LengthRequired, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 from backoffice.http import ratelimit
-from backoffice.http.request_context import client_ip, reset_current_ip, set_current_ip
+from backoffice.ops.request_context import client_ip, reset_current_ip, set_current_ip
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def is_api(request) -> bool:
-    return request.path.startswith(ratelimit.API_PREFIX) or request.path == ratelimit.API_PREFIX.rstrip("/")
-
-
-def status_answer(status: int) -> Answer:
-    """The envelope for a bare status (a page Django rendered as HTML)."""
-    return Answer(status, status_message(status), ERROR_CODES_BY_STATUS.get(status, "ERROR"))
 
 
 class ApiErrorMiddleware:
@@ -167,6 +158,18 @@ def authenticated_before_the_body(request, view_func) -> bool:
     return True
 
 
+def check_body_length_declared(request) -> None:
+    """A body sent chunked (no Content-Length) is refused 411, unread.
+
+    Django reads a body by its Content-Length: without one it sees none, and a chunked request was answered
+    as if every field were missing (400 "This field is required"). The limits on bodies (the unauthenticated
+    bound, the server's read deadlines) are set from the declared length too, so the client is told to
+    declare it rather than have the body read without them.
+    """
+    if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+        raise LengthRequired()
+
+
 def check_path_and_query(request) -> None:
     """The path may hold no control character, the query string no NUL, and only so many parameters."""
     if _CONTROL.search(request.path_info):
@@ -217,6 +220,7 @@ class ApiInputMiddleware(ApiOnlyMiddleware):
     def api_call(self, request):
         try:
             check_path_and_query(request)
+            check_body_length_declared(request)
         except DomainError as exc:
             return json_error(answer_for(exc))
         return self.get_response(request)

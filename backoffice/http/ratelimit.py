@@ -7,12 +7,10 @@ counts against exactly one group, and its response reports that group.
 When the cache cannot be reached, ``RATELIMIT_FAIL_OPEN`` decides: serve the
 request uncounted (the default: an outage of the cache must not become an
 outage of the API) or refuse it with 503. Either way the failure is counted
-(``counter_failures``) and logged under the stable name
+(``backoffice.ops.cache_guard.counter_failures``) and logged under the stable name
 ``ratelimit.cache_unavailable`` for an operator's alerting.
 """
 
-import logging
-import threading
 import time
 from dataclasses import dataclass
 
@@ -21,59 +19,11 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django_ratelimit.core import ALL, EXPIRATION_FUDGE, _get_window, _make_cache_key, _split_rate, get_usage
 
+from backoffice.api.service_keys import request_service_key
 from backoffice.auth import tokens
-from backoffice.errors import ServiceUnavailable
-from backoffice.http.request_context import client_ip
+from backoffice.ops.cache_guard import guarded
+from backoffice.ops.request_context import client_ip
 
-logger = logging.getLogger("backoffice.ratelimit")
-LOG_EVERY_SECONDS = 10
-
-
-class _FailureCounter:
-    """Cache failures seen by this process, and when the last log line about them was written."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self.total = 0
-        self._logged_at = 0.0
-
-    def record(self, exc: Exception, *, fail_open: bool) -> None:
-        with self._lock:
-            self.total += 1
-            now = time.monotonic()
-            due = now - self._logged_at >= LOG_EVERY_SECONDS
-            if due:
-                self._logged_at = now
-            total = self.total
-        if due:  # one line per interval however many requests fail, carrying the running total
-            logger.error(
-                "ratelimit.cache_unavailable failures=%d mode=%s error=%s: %s",
-                total,
-                "open" if fail_open else "closed",
-                type(exc).__name__,
-                str(exc)[:200],
-            )
-
-
-counter_failures = _FailureCounter()
-
-
-def guarded(operation, *, default):
-    """Run ``operation`` (a cache read or write of a limiter); on a cache failure apply the fail-open policy.
-
-    Fail open: count and log the failure, return ``default``. Fail closed: raise 503.
-    """
-    try:
-        return operation()
-    except Exception as exc:  # any backend's error: a cache outage must never surface as a 500
-        fail_open = settings.RATELIMIT_FAIL_OPEN
-        counter_failures.record(exc, fail_open=fail_open)
-        if fail_open:
-            return default
-        raise ServiceUnavailable("Rate limiting is unavailable, try again shortly") from None
-
-
-API_PREFIX = "/api/"
 AUTH_PREFIX = "/api/v1/auth/"
 BULK_PATHS = ("/api/v1/admin/aml/pep/bulk",)
 # the payment platform's intake and dry run: their own group, counted per service key (or per principal)
@@ -111,14 +61,14 @@ def _rate(group: str) -> str:
 
 
 def _key(group: str, request) -> str:
-    api_key = request.META.get("HTTP_X_API_KEY")
-    if api_key and group_for(request.path) == "transactions":
-        from backoffice.services.service_keys import split_key
-
-        # the key's public prefix only: the secret never becomes a cache key
-        prefix = split_key(api_key.strip())
-        if prefix:
-            return "service-key:" + prefix
+    if request.META.get("HTTP_X_API_KEY") and group_for(request.path) == "transactions":
+        # only a verified key spends its own budget (its prefix, never the secret, names the counter): the
+        # prefix is public, and keys invented around it would lock the real one out. A failed key is counted
+        # against the address that sent it, below.
+        service_key = request_service_key(request)
+        if service_key is not None:
+            return "service-key:" + service_key.prefix
+        return "ip:" + client_ip(request)
     if group != "auth":
         header = request.META.get("HTTP_AUTHORIZATION", "")
         parts = header.split()

@@ -10,6 +10,11 @@ plus the connect timeout: longer than the server's own cancellation, so it acts 
 cannot). Then the connection is closed (nothing more can be expected of it) and ``OperationalError``
 raised, which the API answers 503 like any database outage; Django opens a new connection next time.
 
+``at_most(seconds)`` narrows every wait of a block, all together, for this thread: the readiness probe
+and the check of a reused connection ask a question PostgreSQL answers in a millisecond, and must know
+within seconds that it will not (a load balancer waits for readiness; a request must not spend its
+whole deadline on the check and then as much again on connecting).
+
 COPY and large objects do not work with a wait callback: code that needs them runs with
 ``DB_STATEMENT_TIMEOUT=0``, which installs none.
 """
@@ -17,12 +22,27 @@ COPY and large objects do not work with a wait callback: code that needs them ru
 import os
 import selectors
 import socket
+import threading
 import time
+from contextlib import contextmanager
 
 import psycopg2
 from psycopg2 import extensions
 
 NO_ANSWER = "The database did not answer within {seconds:g} s"
+_narrowed = threading.local()
+
+
+@contextmanager
+def at_most(seconds: float):
+    """Every wait for PostgreSQL in the block (connecting included) ends within ``seconds`` of the block's start."""
+    outer = getattr(_narrowed, "deadline", None)
+    deadline = time.monotonic() + seconds
+    _narrowed.deadline = deadline if outer is None else min(outer, deadline)
+    try:
+        yield
+    finally:
+        _narrowed.deadline = outer
 
 
 def deadline_wait(*, connect: float, answer: float):
@@ -37,6 +57,9 @@ def deadline_wait(*, connect: float, answer: float):
         )
         seconds = connect if connecting else answer
         deadline = time.monotonic() + seconds
+        narrowed = getattr(_narrowed, "deadline", None)
+        if narrowed is not None and narrowed < deadline:
+            deadline, seconds = narrowed, max(0.0, narrowed - time.monotonic())
         with selectors.DefaultSelector() as selector:
             while True:
                 state = connection.poll()

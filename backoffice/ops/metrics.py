@@ -61,6 +61,22 @@ PERIODIC_SKIPPED = Counter(
     ["name"],
 )
 
+AUDIT_CHAIN_BREAKS = Counter(
+    "vikela_audit_chain_breaks_total",
+    "Times the audit chain's watch found a broken entry (docs/audit-chain.md): any increase is CRITICAL",
+)
+
+WEBHOOK_DELIVERIES = Counter(
+    "vikela_webhook_deliveries_total",
+    "Webhook delivery attempts by outcome: delivered (2xx), retry (another attempt later), failed (given up)",
+    ["status"],
+)
+WEBHOOK_DELIVERY_SECONDS = Histogram(
+    "vikela_webhook_delivery_seconds",
+    "Time from an event's commit to its receiver's 2xx",
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600, 86400),
+)
+
 Collect = Callable[[], Iterable[Metric]]
 _collectors: dict[str, Collect] = {}
 
@@ -115,17 +131,20 @@ def exposition() -> bytes:
 
 
 def clean_dead_processes(path: str, *, alive: Callable[[int], bool] | None = None) -> list[str]:
-    """Remove the files of processes that are gone (a run before this one); returns what was removed.
+    """Remove the live gauges of processes that are gone (an earlier run, a killed one); returns what went.
 
-    Called when a server or a worker starts. Files of live processes stay: the Celery worker and gunicorn
-    of one machine share the directory and start in either order.
+    prometheus-client's multiprocess mode as designed: a dead process's counters and histograms stay in the
+    directory and keep being summed, so a total never goes down when a worker dies or another process
+    starts (removing them made a request total fall from 384 to 350). Only ``livesum``/``liveall`` gauges
+    describe the living, and only they go. Called when a server or a worker starts: the Celery workers,
+    beat and gunicorn of ``make run`` share the directory and start at once, so two of them may remove the
+    same file; the one that finds it gone already carries on.
     """
     alive = alive or _alive
     removed = []
-    for name in glob(os.path.join(path, "*.db")):
+    for name in glob(os.path.join(path, "gauge_live*_*.db")):
         pid = _pid_of(name)
-        if pid is not None and not alive(pid):
-            os.remove(name)
+        if pid is not None and not alive(pid) and _remove(name):
             removed.append(name)
     return removed
 
@@ -133,7 +152,18 @@ def clean_dead_processes(path: str, *, alive: Callable[[int], bool] | None = Non
 def process_dead(pid: int) -> None:
     """A process of this machine ended: its live gauges go (its counters and histograms stay counted)."""
     if multiprocess_dir():
-        mark_process_dead(pid)
+        try:
+            mark_process_dead(pid)
+        except FileNotFoundError:
+            pass  # a starting process's clean-up removed it first
+
+
+def _remove(name: str) -> bool:
+    try:
+        os.remove(name)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _pid_of(file_name: str) -> int | None:

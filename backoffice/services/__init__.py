@@ -1,7 +1,7 @@
 """Writes of the foundation: the audit log, signing in for every kind of principal, staff accounts, and the
-toolkit every app's services are written with (``backoffice.services.toolkit``)."""
+toolkit every app's services are written with (``backoffice.toolkit``)."""
 
-from backoffice.services.audit import audit_batch, audit_entry, audit_record, audit_record_many
+from backoffice.audit import audit_batch, audit_entry, audit_record, audit_record_many
 from backoffice.services.auth import (
     check_password_or_fail,
     principal_code_resend,
@@ -18,7 +18,7 @@ from backoffice.services.staff import (
     staff_password_save,
     staff_upsert,
 )
-from backoffice.services.toolkit import (
+from backoffice.toolkit import (
     SYSTEM,
     Actor,
     Diff,
@@ -27,10 +27,12 @@ from backoffice.services.toolkit import (
     fsm_move,
     fsm_move_many,
     history_record,
+    history_record_many,
     lock_row,
     model_clean,
     model_update,
     plain,
+    versioned_update,
 )
 
 __all__ = [
@@ -49,6 +51,7 @@ __all__ = [
     "fsm_move",
     "fsm_move_many",
     "history_record",
+    "history_record_many",
     "lock_row",
     "model_clean",
     "model_update",
@@ -62,4 +65,5 @@ __all__ = [
     "staff_password_save",
     "staff_upsert",
     "validate_new_password",
+    "versioned_update",
 ]

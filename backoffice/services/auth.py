@@ -12,11 +12,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from backoffice.auth import login_guard, principals, tokens
+from backoffice.auth import login_guard, mfa, principals, tokens
 from backoffice.auth.otp import InvalidCode, otp_check, otp_issue
 from backoffice.errors import Conflict, InvalidCredentials, ValidationFailed
 from backoffice.phones import try_normalise_phone
-from backoffice.services.toolkit import model_clean
+from backoffice.toolkit import model_clean
 
 # Spent on unknown accounts so that "no such account" takes as long as "wrong password".
 _DUMMY_PASSWORD_HASH = make_password("timing-equaliser-not-a-password")
@@ -45,12 +45,14 @@ def _login_value(kind: principals.PrincipalKind, raw: str) -> str | None:
     return (raw or "").strip() or None
 
 
-def principal_login(*, kind: str, login: str, password: str) -> tuple[Model, tokens.TokenPair]:
-    """Check the password of the principal of ``kind`` whose login field is ``login``; issue a token pair.
+def principal_login(*, kind: str, login: str, password: str, otp: str | None = None) -> tuple[Model, tokens.TokenPair]:
+    """Check the password of the principal of ``kind`` whose login field is ``login``, and its second factor
+    (``otp``) when its kind has one; issue a token pair.
 
-    The same InvalidCredentials, in the same time, whether the account exists or not. Failures count
-    towards the login name's lockout (``backoffice.auth.login_guard``); a locked name is refused before its
-    password is looked at.
+    The same InvalidCredentials, in the same time, whether the account exists or not. Wrong passwords and wrong
+    codes count towards the login name's lockout (``backoffice.auth.login_guard``); a locked name is refused
+    before its password is looked at. The count is cleared only once the whole sign-in succeeded, so a right
+    password does not buy more guesses at the code.
     """
     spec = principals.get(kind)
     value = _login_value(spec, login)
@@ -67,6 +69,12 @@ def principal_login(*, kind: str, login: str, password: str) -> tuple[Model, tok
             kind=kind, login=value or login, principal_id=getattr(principal, "pk", None), via="api"
         )
         raise
+    if spec.second_factor is not None:
+        try:
+            spec.second_factor(principal, otp, "api")
+        except mfa.OtpInvalid:
+            login_guard.record_failure(kind=kind, login=value or login, principal_id=principal.pk, via="api")
+            raise
     login_guard.record_success(kind=kind, login=value or login)
     if spec.login_checks is not None:
         spec.login_checks(principal)

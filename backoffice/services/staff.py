@@ -19,7 +19,7 @@ from backoffice.choices import StaffRole
 from backoffice.errors import Conflict, Forbidden, ValidationFailed
 from backoffice.models import Staff
 from backoffice.services.auth import principal_login, validate_new_password
-from backoffice.services.toolkit import Actor, Diff, field_diff, model_clean
+from backoffice.toolkit import Actor, Diff, field_diff, model_clean
 
 # What an audit entry shows of a staff account (old and new values); the password only as "changed".
 AUDITED_FIELDS = ("email", "first_name", "last_name", "role", "is_active", "is_superuser")

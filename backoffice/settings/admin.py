@@ -1,6 +1,7 @@
 """The admin site's look (django-unfold). The sidebar is built per request from what each app contributes."""
 
 from django.templatetags.static import static
+from django.urls import reverse_lazy
 
 FAVICON = "backoffice/favicon.svg"
 
@@ -19,9 +20,10 @@ UNFOLD = {
     "SHOW_VIEW_ON_SITE": False,
     "DASHBOARD_CALLBACK": "backoffice.admin.dashboard.dashboard_callback",
     "STYLES": [lambda request: static("backoffice/admin.css")],
-    "SCRIPTS": [lambda request: static("backoffice/a11y.js")],
+    "SCRIPTS": [lambda request: static("backoffice/a11y.js"), lambda request: static("backoffice/confirm.js")],
     # Emerald, one step darker than Tailwind's from 500 on: white on primary-600 (buttons) is 5.5:1 and
-    # primary-600 text on white the same, both above WCAG 2.1 AA's 4.5:1 (backoffice/tests/test_theme_contrast.py).
+    # primary-600 text on white the same, both above WCAG 2.1 AA's 4.5:1
+    # (backoffice/tests/admin/test_theme_contrast.py).
     "COLORS": {
         "primary": {
             "50": "236 253 245",
@@ -39,6 +41,8 @@ UNFOLD = {
     },
     # sign-in throttled per address and per account, like the API's logins
     "LOGIN": {"form": "backoffice.auth.admin_login.ThrottledLoginForm"},
+    # the signed-in staff member's own two-factor page (backoffice.admin.two_factor), in the account menu
+    "ACCOUNT": {"navigation": [{"title": "Two-factor sign-in", "link": reverse_lazy("admin:staff_two_factor")}]},
     "SIDEBAR": {
         "show_search": True,
         "show_all_applications": True,

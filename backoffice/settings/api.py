@@ -32,6 +32,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/ loads Swagger UI from our own static files (drf-spectacular-sidecar), never from a CDN: the
+    # page works offline and under the admin site's Content-Security-Policy of 'self'
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
     # Choice sets that share a field name across resources get names of their own in the document.
@@ -41,5 +46,9 @@ SPECTACULAR_SETTINGS = {
         # what an officer may pick by hand: the close reasons less the two a PEP match review writes
         "AlertOfficerCloseReasonEnum": "compliance.aml.choices.OFFICER_CLOSE_REASONS",
         "DocumentReviewReasonEnum": "vendors.choices.ReviewReason",
+        "WebhookDeliveryStatusEnum": "backoffice.choices.DeliveryStatus",
+        "SanctionsMatchStatusEnum": "compliance.sanctions.match_choices.MatchStatus",
+        "SanctionsMatchDecisionEnum": ["CONFIRMED", "DISMISSED"],
+        "SanctionsImportStatusEnum": "compliance.sanctions.choices.ImportStatus",
     },
 }

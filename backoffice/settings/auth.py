@@ -2,7 +2,8 @@
 
 from datetime import timedelta
 
-from backoffice.env import env_int, env_str
+from backoffice.choices import StaffRole
+from backoffice.env import env_choices, env_int, env_str
 from backoffice.settings.base import BASE_DIR, SECRET_KEY
 
 AUTH_USER_MODEL = "backoffice.Staff"
@@ -38,3 +39,16 @@ OTP_TTL_MINUTES = env_int("OTP_TTL_MINUTES", 10, minimum=1)
 OTP_MAX_ATTEMPTS = env_int("OTP_MAX_ATTEMPTS", 5, minimum=1)
 
 PHONE_DEFAULT_REGION = env_str("PHONE_DEFAULT_REGION", "SZ")
+
+# Two-factor sign-in for staff (backoffice.auth.mfa, docs/staff-mfa.md). Anyone may enrol; a role named here cannot
+# sign in (API or admin site) without a second factor, and is sent to enrol after the password. Empty by default,
+# so the interface's login answers are unchanged until a deployment names roles.
+STAFF_MFA_REQUIRED_ROLES = env_choices("STAFF_MFA_REQUIRED_ROLES", [], set(StaffRole.values))
+# How long the admin site waits for the code after a right password before asking for the password again.
+STAFF_MFA_STEP_MINUTES = env_int("STAFF_MFA_STEP_MINUTES", 5, minimum=1)
+# The name authenticator apps show for the account (django-otp's setting).
+OTP_TOTP_ISSUER = env_str("OTP_TOTP_ISSUER", "Vikela Back Office")
+# django-otp's own back-off after a wrong code (1 s, 2 s, 4 s... per device), on top of the per-account lockout
+# that wrong codes count towards (LOGIN_LOCKOUT_FAILURES). 0 switches the back-off off.
+OTP_TOTP_THROTTLE_FACTOR = env_int("OTP_TOTP_THROTTLE_FACTOR", 1, minimum=0)
+OTP_STATIC_THROTTLE_FACTOR = env_int("OTP_STATIC_THROTTLE_FACTOR", 1, minimum=0)

@@ -46,13 +46,19 @@ INSTALLED_APPS = [
     "rest_framework_simplejwt.token_blacklist",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_fsm",
+    # staff's second factor at sign-in (backoffice.auth.mfa): authenticator-app codes and recovery codes
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     *DOMAIN_APPS,
     # compliance's sub-domains: apps of their own (templates, static files, commands, ready()), while their
     # models keep the one ``compliance`` app label and its migrations
     "compliance.casework",
     "compliance.aml",
     "compliance.peps",
+    "compliance.sanctions",
     "compliance.sars",
     "compliance.reporting",
 ]
@@ -78,6 +84,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "backoffice.http.middleware.AdminSecurityHeadersMiddleware",
+    # the viewer of an admin page, so a read-only field links only to records they may open (backoffice.admin.links)
+    "backoffice.admin.links.ViewerMiddleware",
 ]
 
 ROOT_URLCONF = "backoffice.urls"

@@ -26,6 +26,6 @@ if REDIS_URL:
         }
     }
 else:
-    # Per-process: fine for one server process (make run uses one worker with
-    # threads), wrong for several: each would count its own rate limits.
+    # Per-process: fine for one server process (scripts/serve without REDIS_URL runs one worker of
+    # threads; make run gives it a Redis of its own), wrong for several: each would count its own limits.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "backoffice"}}

@@ -13,7 +13,11 @@ from backoffice.settings.base import BASE_DIR, ENVIRONMENT
 DB_STATEMENT_TIMEOUT = env_int("DB_STATEMENT_TIMEOUT", 15, minimum=0, maximum=86400)
 DB_LOCK_TIMEOUT = env_int("DB_LOCK_TIMEOUT", 5, minimum=0, maximum=86400)
 DB_CONNECT_TIMEOUT = env_int("DB_CONNECT_TIMEOUT", 5, minimum=1, maximum=60)
+# Seconds for what a live server answers at once: the check of a reused connection (backoffice.ops.postgresql)
+# and the whole database part of readiness, connecting included (a load balancer must hear within seconds).
+DB_HEALTH_CHECK_SECONDS = env_int("DB_HEALTH_CHECK_SECONDS", 2, minimum=1, maximum=60)
 
+POSTGRES_ENGINE = "backoffice.ops.postgresql"
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 # Persistent connections serve production; in tests the live server's request threads would
 # keep theirs open past the test and block dropping the test database.
@@ -40,13 +44,14 @@ else:
     # database restart reconnects instead of failing on the dead socket; a database that does not
     # answer costs a request DB_CONNECT_TIMEOUT seconds (then 503), not the operating system's minutes.
     _db["CONN_HEALTH_CHECKS"] = True
+    _db["ENGINE"] = POSTGRES_ENGINE  # Django's, its connection check under DB_HEALTH_CHECK_SECONDS
     options = _db.setdefault("OPTIONS", {})
     options["connect_timeout"] = DB_CONNECT_TIMEOUT
     # server settings of every session, after any the URL gives (?options=...), so ours are the ones in force
     timeouts = f"-c statement_timeout={DB_STATEMENT_TIMEOUT * 1000} -c lock_timeout={DB_LOCK_TIMEOUT * 1000}"
     options["options"] = f"{options.get('options', '')} {timeouts}".strip()
 DATABASES = {"default": _db}
-IS_POSTGRES = _db["ENGINE"] == "django.db.backends.postgresql"
+IS_POSTGRES = _db["ENGINE"] == POSTGRES_ENGINE
 # the client's own deadline on any reply (backoffice.ops.db_deadline); None: libpq waits as long as it takes
 DB_ANSWER_DEADLINE = DB_STATEMENT_TIMEOUT + DB_CONNECT_TIMEOUT if IS_POSTGRES and DB_STATEMENT_TIMEOUT else None
 
@@ -65,6 +70,7 @@ if DATABASE_REPLICA_URL:
     if _replica["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_REPLICA_URL must be a postgres:// URL")
     _replica["CONN_HEALTH_CHECKS"] = True
+    _replica["ENGINE"] = POSTGRES_ENGINE
     # the primary's deadlines on the replica too: a frozen replica answers 503 as a frozen primary does
     replica_options = _replica.setdefault("OPTIONS", {})
     replica_options["connect_timeout"] = _db["OPTIONS"]["connect_timeout"]

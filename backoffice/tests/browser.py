@@ -59,3 +59,11 @@ def sign_in(page, live_server, email, password=PASSWORD):
 def signed_in_page(browser, live_server, staff):
     """A fresh context (its own cookies) signed in as ``staff``."""
     return sign_in(new_page(browser), live_server, staff.email)
+
+
+def shoot(page, name: str) -> None:
+    """A full-page screenshot to ``$SHOTS_DIR/<name>.png`` when the run asks for them (a person looks at them)."""
+    folder = os.environ.get("SHOTS_DIR")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        page.screenshot(path=os.path.join(folder, f"{name}.png"), full_page=True)

@@ -20,7 +20,11 @@ PEP bulk uploads screened in the background (writes); between two requests a use
 ``--think`` (default 1-3 s, Locust's ``between(1, 3)``: people read what they asked for; ``--think 0`` is the
 closed loop that measures how much the server can take). The payment platform is not a person: with its
 service key it sends the payment intake (POST /admin/aml/transactions) at ``--intake-rate`` per second on a
-fixed schedule, whatever the answers take (skipped when the endpoint is 404).
+fixed schedule, whatever the answers take (skipped when the endpoint is 404). Beside it, the platform's retries
+at their worst: ``--pairs-per-second`` times a second a debit of a wallet's balance minus one is sent twice at
+the same moment with one ``externalId``, and any pair answered two different ways (201 beside 409) is a bad
+answer; before the load, 60 invented keys carrying the real key's public prefix must leave its budget untouched
+(the prefix lockout probe).
 
 Every answer is classified: 2xx, a 503 in the JSON envelope (what a fault may cause), or a *bad failure*
 (any other 5xx, HTML, no envelope, a time-out). Every acknowledged write is written to a file, and afterwards
@@ -418,6 +422,89 @@ class PaymentPlatform(Client):
             next_at = max(next_at + self.interval, time.time() - self.interval)  # late: no catch-up burst
 
 
+class DuplicatePairs(Client):
+    """The platform retrying while its first call is still being decided: a debit of the wallet's balance
+    minus one, sent twice at the same moment with one ``externalId`` (each on a connection of its own). Both
+    answers must be the first answer (201 and 200, one transaction); a 201 beside a 409 INSUFFICIENT_FUNDS
+    is a contradiction, counted as a bad answer. Its wallets are its own (``users``), topped up first so the
+    balance is known from the answer."""
+
+    def __init__(self, stack: Stack, record: Record, key: str, data: dict, users: list[str], pause: float):
+        super().__init__(stack, record, {"X-API-Key": key}, data)
+        self.key, self.users, self.pause = key, users, pause
+        self.pairs = self.contradictions = 0
+
+    def pair(self, user: str) -> None:
+        top_up = {"userId": user, "type": "TOP_UP", "amount": 100, "externalId": "load-" + uuid.uuid4().hex}
+        response = self.call("write:intake", "POST", "/api/v1/admin/aml/transactions", json=top_up)
+        if response is None:
+            return
+        self.record.ack("intake", top_up)
+        balance = response.json()["data"]["balance"]
+        debit = {"userId": user, "type": "WITHDRAWAL", "amount": round(balance - 1, 2)}
+        debit["externalId"] = "pair-" + uuid.uuid4().hex
+        barrier, answers = threading.Barrier(2), [None, None]
+
+        def send(index: int) -> None:
+            with requests.Session() as session:
+                session.headers["X-API-Key"] = self.key
+                barrier.wait()
+                started = time.time()
+                try:
+                    answers[index] = session.post(
+                        self.base + "/api/v1/admin/aml/transactions", json=debit, timeout=TIMEOUT
+                    )
+                except requests.RequestException:
+                    answers[index] = None
+                outcome, why = classify(answers[index])
+                if outcome == "client":  # a 409 is a refusal, an answer in its own right: compared below
+                    outcome = "ok"
+                status = getattr(answers[index], "status_code", 0)
+                self.record.answer("write:intake-pair", started, time.time() - started, status, outcome, why)
+
+        senders = [threading.Thread(target=send, args=(i,)) for i in range(2)]
+        for sender in senders:
+            sender.start()
+        for sender in senders:
+            sender.join()
+        if any(a is None or a.status_code >= 500 for a in answers):
+            return  # a fault's doing (no answer, 503): nothing to compare
+        self.pairs += 1
+        seen = [(a.json().get("data") or {}).get("transactionId") or a.json()["error"]["code"] for a in answers]
+        if seen[0] != seen[1] or sorted(a.status_code for a in answers) not in ([200, 201], [409, 409]):
+            self.contradictions += 1
+            detail = " / ".join(f"{a.status_code} {a.text[:120]}" for a in answers)
+            self.record.answer("write:intake-pair", time.time(), 0.0, 409, "bad", "contradictory answers: " + detail)
+        elif 201 in [a.status_code for a in answers]:
+            self.record.ack("intake", debit)
+
+    def run(self, until: float):
+        while time.time() < until:
+            self.pair(random.choice(self.users))
+            time.sleep(self.pause)
+
+
+def prefix_lockout_probe(base: str, key: str, user: str, strangers: int = 60) -> dict:
+    """``strangers`` invented keys carrying the real key's public prefix, then the real key: its budget must be
+    untouched (its X-RateLimit-Remaining falls by its own request only) and its request served."""
+    prefix = key.split("_")[1]
+    url = base + "/api/v1/admin/aml/transactions/dry-run"
+    body = {"userId": user, "type": "TOP_UP", "amount": 1}
+    before = requests.post(url, json=body, headers={"X-API-Key": key}, timeout=TIMEOUT)
+    invented = [
+        requests.post(url, json=body, headers={"X-API-Key": f"vk_{prefix}_invented-{i}"}, timeout=TIMEOUT).status_code
+        for i in range(strangers)
+    ]
+    after = requests.post(url, json=body, headers={"X-API-Key": key}, timeout=TIMEOUT)
+    spent = int(before.headers["X-RateLimit-Remaining"]) - int(after.headers["X-RateLimit-Remaining"])
+    return {
+        "strangers": dict(sorted((str(code), invented.count(code)) for code in set(invented))),
+        "real_key_after": after.status_code,
+        "real_key_budget_spent_by_strangers": spent - 1,
+        "locked_out": after.status_code == 429 or spent != 1,
+    }
+
+
 def login(base: str, email: str) -> str:
     response = requests.post(base + "/api/v1/auth/admin/login", json={"email": email, "password": PASSWORD}, timeout=30)
     response.raise_for_status()
@@ -541,8 +628,16 @@ def one_run(args, run: int) -> dict:
             )
             for _ in range(args.users)
         ]
+        pairs = None
         if intake and args.intake_rate > 0:
             key = stack.manage("create_service_key", "--name", f"load-{run}").strip().splitlines()[-1]
+            probe_result = prefix_lockout_probe(stack.base, key, data["users"][0])
+            print(f"run {run}: prefix lockout probe {probe_result}", flush=True)
+            if args.pairs_per_second > 0:
+                # wallets of their own: the other senders never touch the balance a pair is sized on
+                own, data = data["users"][:20], {**data, "users": data["users"][20:]}
+                pairs = DuplicatePairs(stack, record, key, data, own, 1.0 / args.pairs_per_second)
+                threads.append(threading.Thread(target=pairs.run, args=(until,)))
             # a few senders share the rate, so one slow answer does not hold the schedule
             senders = max(1, min(8, int(args.intake_rate // 5)))
             threads += [
@@ -566,6 +661,10 @@ def one_run(args, run: int) -> dict:
         result["fault"] = args.fault
         result["load_average"] = {"start": load_before, "end": os.getloadavg()}
         result["worker_restarts_during_load"] = stack.worker_restarts
+        if intake and args.intake_rate > 0:
+            result["prefix_lockout"] = probe_result
+        if pairs is not None:
+            result["duplicate_pairs"] = {"pairs": pairs.pairs, "contradictory": pairs.contradictions}
         # the background work the traffic started is allowed to finish (the worker picks up what was lost)
         acks = directory / "acks.json"
         acks.write_text(json.dumps(record.acks))
@@ -589,6 +688,10 @@ def report(n: int, result: dict) -> None:
         times = f"p50 {k['p50_ms']:7.1f}  p95 {k['p95_ms']:7.1f}  p99 {k['p99_ms']:7.1f} ms"
         print(f"   {kind:<18} n={k['n']:>5}  {times}  {k['errors'] or ''}")
     print(f"   worker restarted by the supervisor: {result.get('worker_restarts_during_load', 0)} time(s)")
+    if "duplicate_pairs" in result:
+        print(f"   concurrent duplicates: {result['duplicate_pairs']}")
+    if "prefix_lockout" in result:
+        print(f"   prefix lockout probe: {result['prefix_lockout']}")
     print(f"   reconciliation: {result['reconciliation']}")
     for bad in result["bad_examples"]:
         print(f"   BAD: {bad}")
@@ -607,6 +710,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (WEB_CONCURRENCY)")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker (GUNICORN_THREADS)")
     parser.add_argument("--intake-rate", type=float, default=10, help="payments per second from the platform")
+    parser.add_argument(
+        "--pairs-per-second", type=float, default=1, help="concurrent duplicate payments (two at once, one id)"
+    )
     parser.add_argument("--fault", choices=["none", "postgres", "redis", "s3", "worker"], default="none")
     parser.add_argument("--fault-seconds", type=float, default=10, help="how long the fault lasts")
     parser.add_argument("--runs", type=int, default=1)

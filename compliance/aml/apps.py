@@ -11,21 +11,29 @@ class AmlConfig(AppConfig):
     def ready(self):
         from django.conf import settings
 
+        from backoffice import roles
         from backoffice.admin import audit_names
-        from backoffice.auth import roles
         from backoffice.ops import metrics, periodic
         from compliance.aml import metrics as aml_metrics
-        from compliance.aml.engine.hooks import screen_transaction
+        from compliance.aml.engine.registry import RULE_TYPES
+        from compliance.aml.models.parameters import parameters_register
+        from compliance.aml.services.approvals import register_approval_kinds
         from compliance.aml.services.held import on_held_transaction_decided
         from compliance.aml.services.identity import duplicate_identity_alert, identity_decision_decides_alerts
+        from compliance.aml.services.screening import screen_transaction
         from kyc import hooks as kyc_hooks
 
+        # each rule type's parameters, declared in its engine/<type>.py: the models check conditions against them
+        for rule_type in RULE_TYPES.values():
+            parameters_register(rule_type.name, rule_type.parameters)
         kyc_hooks.transaction_screen.register(screen_transaction)
+        # the dual-control policy's rows for rule changes and snoozes (docs/dual-control.md)
+        register_approval_kinds()
         from django.db.models.signals import post_delete, post_save
 
-        from compliance.aml.engine.hooks import _rule_cache
         from compliance.aml.models.governance import RuleSnooze
         from compliance.aml.models.rules import AMLRule
+        from compliance.aml.services.screening import _rule_cache
 
         # the record-time cache of active rules and snoozes: reloaded at once after a change in this process
         for model in (AMLRule, RuleSnooze):

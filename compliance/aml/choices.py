@@ -24,6 +24,7 @@ class AlertType(models.TextChoices):
     RULE = "RULE", "Rule hit"
     PEP_MATCH = "PEP_MATCH", "PEP match"
     DUPLICATE_IDENTITY = "DUPLICATE_IDENTITY", "Duplicate identity"
+    SANCTIONS_MATCH = "SANCTIONS_MATCH", "Sanctions match"
 
 
 class AlertStatus(models.TextChoices):
@@ -32,6 +33,13 @@ class AlertStatus(models.TextChoices):
     ESCALATED = "ESCALATED", "Escalated"
     CLOSED_FALSE_POSITIVE = "CLOSED_FALSE_POSITIVE", "Closed: false positive"
     CLOSED_SAR_FILED = "CLOSED_SAR_FILED", "Closed: SAR filed"
+    # set only by a service that decided what the alert asked (a PEP match confirmed, a held transaction rejected):
+    # the alert was right, and counting it as a false positive would distort every rule's false-positive rate
+    CLOSED_TRUE_POSITIVE = "CLOSED_TRUE_POSITIVE", "Closed: confirmed (true positive)"
+
+
+# The statuses an officer may ask for by hand (API, admin); a true positive is a service's decision.
+OFFICER_STATUSES = [(value, label) for value, label in AlertStatus.choices if value != AlertStatus.CLOSED_TRUE_POSITIVE]
 
 
 class CloseReason(models.TextChoices):
@@ -48,13 +56,25 @@ class CloseReason(models.TextChoices):
     OTHER = "OTHER", "Other"
     PEP_MATCH_DISMISSED = "PEP_MATCH_DISMISSED", "PEP match dismissed: not this PEP"
     PEP_MATCH_CONFIRMED = "PEP_MATCH_CONFIRMED", "PEP match confirmed: handled as a PEP"
+    SANCTIONS_MATCH_DISMISSED = "SANCTIONS_MATCH_DISMISSED", "Sanctions match dismissed: not the listed party"
+    SANCTIONS_ENTRY_REMOVED = "SANCTIONS_ENTRY_REMOVED", "Sanctions match closed: the entry left its list"
+    HELD_TRANSACTION_RELEASED = "HELD_TRANSACTION_RELEASED", "Held transaction released after review"
+    HELD_TRANSACTION_REJECTED = "HELD_TRANSACTION_REJECTED", "Held transaction rejected after review"
 
 
 # The reasons an officer may pick when closing an alert by hand (API, admin); the others belong to a service.
 OFFICER_CLOSE_REASONS = [
     (value, label)
     for value, label in CloseReason.choices
-    if value not in (CloseReason.PEP_MATCH_DISMISSED, CloseReason.PEP_MATCH_CONFIRMED)
+    if value
+    not in (
+        CloseReason.PEP_MATCH_DISMISSED,
+        CloseReason.PEP_MATCH_CONFIRMED,
+        CloseReason.SANCTIONS_MATCH_DISMISSED,
+        CloseReason.SANCTIONS_ENTRY_REMOVED,
+        CloseReason.HELD_TRANSACTION_RELEASED,
+        CloseReason.HELD_TRANSACTION_REJECTED,
+    )
 ]
 
 

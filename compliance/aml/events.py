@@ -62,7 +62,7 @@ def alert_moved(move: Move[Alert], *, reason_code: str) -> AuditLog:
         action=Action.ALERT_REOPEN if move.source in CLOSED_STATES else Action.ALERT_STATUS,
         object_type=ALERT,
         object_id=move.instance.pk,
-        changes={"from": move.source, "to": move.target, "note": move.note, "reason_code": reason_code},
+        changes=move.payload(reason_code=reason_code),
     )
 
 

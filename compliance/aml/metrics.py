@@ -4,13 +4,12 @@ from django.db.models import Count
 from prometheus_client.core import GaugeMetricFamily
 
 from compliance.aml.choices import AlertStatus
+from compliance.aml.models.alerts import Alert
 from compliance.casework.choices import Severity
 
 
 def alerts_by_status():
     """Scrape time: alerts in each status and severity (one GROUP BY on the alert queue's index)."""
-    from compliance.aml.models.alerts import Alert
-
     counts = {(status, severity): 0 for status in AlertStatus.values for severity in Severity.values}
     for row in Alert.objects.order_by().values("status", "severity").annotate(n=Count("id")):
         counts[(row["status"], row["severity"])] = row["n"]

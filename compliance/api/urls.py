@@ -6,5 +6,7 @@ urlpatterns = [
     path("", include("compliance.sars.api.urls")),
     path("", include("compliance.aml.api.urls")),
     path("", include("compliance.peps.api.urls")),
+    path("", include("compliance.sanctions.api.match_urls")),
     path("", include("compliance.reporting.api.urls")),
+    path("", include("compliance.sanctions.api.urls")),
 ]

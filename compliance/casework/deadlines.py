@@ -30,6 +30,15 @@ DEFAULT_ALERT_SLA_HOURS: dict[str, int] = {
 }
 ESWATINI = dt.timezone(dt.timedelta(hours=2), "SAST")
 # Badge colours of the admin site (unfold labels) per priority.
+# How a deadline's priority reads beside a status: "Deadline: on track", never a bare "New" that reads like a
+# second status (issue 31)
+PRIORITY_WORDS = {
+    Priority.NEW: "on track",
+    Priority.URGENT: "urgent",
+    Priority.CRITICAL: "critical",
+    Priority.BREACHED: "breached",
+}
+
 PRIORITY_COLOURS = {
     Priority.NEW: "info",
     Priority.URGENT: "warning",
@@ -45,6 +54,16 @@ def check_settings() -> None:
         raise ImproperlyConfigured(
             f"ALERT_SLA_HOURS: unknown severity {', '.join(unknown)} (known: {', '.join(Severity.values)})"
         )
+
+
+def ageing(delta) -> str:
+    """A duration as a person says it: "40 min", "5 h", "3 days"."""
+    seconds = abs(delta.total_seconds())
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    if seconds < 2 * 86400:
+        return f"{int(seconds // 3600)} h"
+    return f"{int(seconds // 86400)} days"
 
 
 def alert_sla(severity: str) -> dt.timedelta:

@@ -60,13 +60,7 @@ def pep_match_reviewed(move: Move[PEPMatch]) -> AuditLog:
         action=Action.MATCH_REVIEW,
         object_type="pep_match",
         object_id=match.pk,
-        changes={
-            "from": move.source,
-            "to": move.target,
-            "note": move.note,
-            "user_id": str(match.user_id),
-            "pep": match.pep_name,
-        },
+        changes=move.payload(user_id=str(match.user_id), pep=match.pep_name),
     )
 
 

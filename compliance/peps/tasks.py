@@ -13,12 +13,18 @@ from django.conf import settings
 
 from backoffice.tasks import TRANSIENT, VikelaTask, dispatch
 from compliance.peps.models.pep import ScreeningRun
-from compliance.peps.services.screening import rescreen_periodically, screening_chunk, screening_fail
+from compliance.peps.services.screening import (
+    SCREEN_CHUNK,
+    rescreen_periodically,
+    screening_chunk,
+    screening_fail,
+    screening_resume_stale,
+)
 
 logger = logging.getLogger("compliance.screening")
 
 
-@shared_task(bind=True, base=VikelaTask, name="compliance.peps.screen_chunk")
+@shared_task(bind=True, base=VikelaTask, name=SCREEN_CHUNK)
 def screen_chunk(self, run_id: int, index: int) -> str:
     while True:
         try:
@@ -43,3 +49,11 @@ def screen_chunk(self, run_id: int, index: int) -> str:
 def rescreen() -> int | None:
     """Periodic: resume stalled runs, then screen the PEPs whose current content was never screened."""
     return rescreen_periodically(stale_seconds=settings.PEP_SCREENING_STALE_SECONDS)
+
+
+@shared_task(base=VikelaTask, name="compliance.peps.resume_stale")
+def resume_stale() -> list[int]:
+    """Periodic, every PEP_SCREENING_SWEEP_SECONDS: send again the next chunk of each run stalled for
+    PEP_SCREENING_STALE_SECONDS (its worker died holding it; Redis would hand the chunk back only after its
+    visibility timeout, 30 minutes, and the hourly re-screen is later still)."""
+    return screening_resume_stale(older_than_seconds=settings.PEP_SCREENING_STALE_SECONDS)

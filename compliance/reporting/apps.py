@@ -10,7 +10,7 @@ class ReportingConfig(AppConfig):
     verbose_name = "Compliance: regulatory reporting"
 
     def ready(self):
-        from backoffice.auth import roles
+        from backoffice import roles
         from compliance.reporting.panels import render_threshold_reports
         from compliance.reporting.services.threshold import (
             threshold_report_for_transaction,

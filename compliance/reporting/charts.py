@@ -55,3 +55,46 @@ def bar_chart(
         parts.append(f'<text x="{x + 14}" y="15" font-size="11" fill="currentColor">{escape(name)}</text>')
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped; numbers are formatted by us
+
+
+def statistics_charts(rows) -> list[SafeString]:
+    """The regulator statistics page's four charts, one bar group per month of ``rows``
+    (``compliance.reporting.selectors.statistics.regulator_statistics``)."""
+    labels = [r.month for r in rows]
+    return [
+        bar_chart(
+            title="SARs filed per month, by the FIU's answer",
+            labels=labels,
+            series=[
+                ("Accepted", [r.sars_accepted for r in rows]),
+                ("Rejected", [r.sars_rejected for r in rows]),
+                ("No answer yet", [r.sars_unanswered for r in rows]),
+            ],
+        ),
+        bar_chart(
+            title="Threshold reports filed, accepted and rejected per month",
+            labels=labels,
+            series=[
+                ("Filed", [r.ctr_filed for r in rows]),
+                ("Accepted", [r.ctr_accepted for r in rows]),
+                ("Rejected", [r.ctr_rejected for r in rows]),
+            ],
+        ),
+        bar_chart(
+            title="Median days from detection to filing",
+            labels=labels,
+            series=[
+                ("SARs", [r.sar_median_days for r in rows]),
+                ("Threshold reports", [r.ctr_median_days for r in rows]),
+            ],
+            unit=" days",
+        ),
+        bar_chart(
+            title="Filings made after their legal deadline",
+            labels=labels,
+            series=[
+                ("SARs", [r.sars_overdue for r in rows]),
+                ("Threshold reports", [r.ctr_overdue for r in rows]),
+            ],
+        ),
+    ]

@@ -9,9 +9,9 @@ Idempotent: the first cash row's reference marks the demo as loaded.
 import datetime as dt
 from decimal import Decimal
 
-from backoffice.models import Staff
-from compliance.aml.engine.hooks import screening_paused
-from compliance.aml.engine.runner import scan
+from backoffice.demo import demo_staff
+from compliance.aml.services.scans import scan
+from compliance.aml.services.screening import screening_paused
 from compliance.reporting.models import ThresholdReport
 from compliance.reporting.services.threshold import (
     threshold_batch_prepare,
@@ -42,10 +42,6 @@ ROUNDS = [
 ]
 
 
-def _staff(key: str) -> Staff | None:
-    return Staff.objects.filter(email=f"{key}@vikela.demo").first()
-
-
 def _cash(users, rows, first_number: int) -> int:
     n = first_number
     for index, amount, day, hour in rows:
@@ -64,7 +60,7 @@ def _cash(users, rows, first_number: int) -> int:
 
 
 def seed(stdout) -> None:
-    people = {key: _staff(key) for key in ("compliance", "mlro", "mlro2")}
+    people = {key: demo_staff(key) for key in ("compliance", "mlro", "mlro2")}
     users = list(PlatformUser.objects.filter(is_archived=False).order_by("phone_number")[:24])
     if Transaction.objects.filter(reference=MARK).exists():
         stdout.write(f"Threshold reports: already there ({ThresholdReport.objects.count()})")

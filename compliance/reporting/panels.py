@@ -3,7 +3,7 @@
 from django.db.models import Count
 from django.template.loader import render_to_string
 
-from compliance.reporting.deadlines import filing_priority, last_filing_day, report_overdue
+from compliance.reporting.deadlines import filing_clock, last_filing_day
 from compliance.reporting.models import ThresholdReport
 
 SHOWN = 10
@@ -15,5 +15,5 @@ def render_threshold_reports(request, user) -> str:
         .annotate(n_transactions=Count("transactions"))
         .order_by("-day")[:SHOWN]
     )
-    rows = [(r, last_filing_day(r), filing_priority(r), report_overdue(r)) for r in reports]
+    rows = [(r, last_filing_day(r), *filing_clock(r)) for r in reports]
     return render_to_string("compliance/panels/threshold_reports.html", {"rows": rows})

@@ -9,8 +9,8 @@ class SarsConfig(AppConfig):
     verbose_name = "Compliance: SARs"
 
     def ready(self):
+        from backoffice import roles
         from backoffice.admin import audit_names
-        from backoffice.auth import roles
         from compliance.aml import hooks as aml_hooks
         from compliance.sars import (
             checks,  # noqa: F401 - registers the system checks

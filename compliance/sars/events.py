@@ -44,7 +44,7 @@ def sar_updated(*, actor: Actor, sar: SAR, changes: dict[str, Any]) -> AuditLog:
 
 def sar_moved(move: Move[SAR], *, filed_sha256: str | None = None) -> AuditLog:
     """A report moved through the workflow (``fsm_move``'s event); ``filed_sha256``: the filed goAML copy's hash."""
-    changes: dict[str, Any] = {"from": move.source, "to": move.target, "note": move.note}
+    changes: dict[str, Any] = move.payload()
     if filed_sha256 is not None:
         changes["filed_sha256"] = filed_sha256
     return _record(actor=move.actor, action=Action.TRANSITION, sar=move.instance, changes=changes)
@@ -56,7 +56,7 @@ def sar_returned(move: Move[SAR]) -> AuditLog:
         actor=move.actor,
         action=Action.RETURN,
         sar=move.instance,
-        changes={"from": move.source, "to": move.target, "reason": move.note},
+        changes=move.payload(note_as="reason"),
     )
 
 

@@ -13,14 +13,14 @@ from django.urls import reverse
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 
+from backoffice.admin.actions import each_object
 from backoffice.admin.base import DefaultChoiceFilter, EstimatedCountPaginator, StateHistoryInline
 from backoffice.admin.dashboard import register_card
-from backoffice.errors import DomainError
 from backoffice.money import money
 from kyc import services
 from kyc.choices import CreditStatus
 from kyc.models import CreditRequest, CreditRequestEvent
-from kyc.selectors.credits import credit_request_get
+from kyc.selectors.credits import credit_request_get, credits_awaiting
 
 STATUS_COLOURS = {
     CreditStatus.PENDING: "warning",
@@ -142,22 +142,21 @@ class CreditRequestAdmin(ModelAdmin):
 
     # ------------------------------------------------------------ decisions
 
-    def _decide(self, request, credit, *, approve: bool, reason: str) -> bool:
-        try:
-            if approve:
-                services.credit_request_approve(credit_request=credit, actor=request.user, reason=reason)
-            else:
-                services.credit_request_reject(credit_request=credit, actor=request.user, reason=reason)
-        except DomainError as exc:
-            self.message_user(
-                request, f"{credit.user.full_name}, {money(credit.amount)}: {exc.message}", messages.ERROR
-            )
-            return False
-        return True
+    def _decide(self, request, credits, *, approve: bool, reason: str) -> int:
+        """Approve or reject each credit; a refusal is that credit's error message. Returns how many were decided."""
+        service = services.credit_request_approve if approve else services.credit_request_reject
+        done = each_object(
+            self,
+            request,
+            credits,
+            lambda credit: service(credit_request=credit, actor=request.user, reason=reason),
+            label=lambda credit: f"{credit.user.full_name}, {money(credit.amount)}",
+        )
+        return len(done)
 
     @admin.action(description="Approve selected credits", permissions=["decide"])
     def approve_selected(self, request, queryset):
-        done = sum(self._decide(request, c, approve=True, reason="") for c in queryset.select_related("user"))
+        done = self._decide(request, queryset.select_related("user"), approve=True, reason="")
         if done:
             self.message_user(request, f"{done} credit(s) approved and paid into the wallets.", messages.SUCCESS)
 
@@ -167,7 +166,7 @@ class CreditRequestAdmin(ModelAdmin):
         form = ReasonForm(request.POST if "confirm_reject" in request.POST else None)
         if "confirm_reject" in request.POST and form.is_valid() and form.cleaned_data["reason"].strip():
             reason = form.cleaned_data["reason"]
-            done = sum(self._decide(request, c, approve=False, reason=reason) for c in credits)
+            done = self._decide(request, credits, approve=False, reason=reason)
             if done:
                 self.message_user(request, f"{done} credit(s) rejected.", messages.SUCCESS)
             return None
@@ -201,7 +200,7 @@ class CreditRequestAdmin(ModelAdmin):
             reason = form.cleaned_data["reason"]
             if not approve and not reason.strip():
                 form.add_error("reason", "A reason is required to reject a credit.")
-            elif self._decide(request, credit, approve=approve, reason=reason):
+            elif self._decide(request, [credit], approve=approve, reason=reason):
                 verb = "approved: the wallet is credited" if approve else "rejected"
                 self.message_user(request, f"Credit of {money(credit.amount)} {verb}.", messages.SUCCESS)
                 return self._back(credit.pk)
@@ -222,7 +221,7 @@ class CreditRequestAdmin(ModelAdmin):
 def _credit_cards(request):
     if not may_decide_credits(request):
         return []
-    waiting = CreditRequest.objects.filter(status=CreditStatus.PENDING).exclude(requested_by=request.user).count()
+    waiting = credits_awaiting(request.user)
     return [
         {
             "title": "Credits awaiting my approval",

@@ -6,6 +6,7 @@ from unfold.decorators import display
 
 from backoffice.admin.base import EstimatedCountPaginator, ReadOnlyAdminMixin, StateHistoryInline
 from backoffice.money import money
+from backoffice.visibility import Facet, hidden, sees
 from kyc.models import Transaction, TransactionEvent
 
 
@@ -67,11 +68,27 @@ class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
     )
     fields = readonly_fields
 
+    # what of a row's decision each facet covers (backoffice.visibility): support and finance see the status
+    # and the decision (held, blocked), never the hits, the reviewer or the note (tipping-off)
+    FACET_FIELDS = {
+        Facet.RULE_HITS: ("hits_text", "screening_failed"),
+        Facet.REVIEW: ("reviewed_by", "reviewed_at", "review_note"),
+    }
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        withheld = hidden(request.user, self.FACET_FIELDS)
+        return [name for name in fields if name not in withheld]
+
+    def get_inlines(self, request, obj):
+        # the decision history names the officer and carries their note
+        return self.inlines if sees(request.user, Facet.REVIEW) else ()
+
     @admin.display(description="Rule hits at record time")
     def hits_text(self, obj):
         if not obj.hits:
             return "—"
-        return "; ".join(f"{h['rule_id']} v{h['rule_version']} ({h['severity']}): {h['action']}" for h in obj.hits)
+        return "; ".join(hit_text(h) for h in obj.hits)
 
     @display(description="Amount", ordering="amount")
     def amount_money(self, obj):
@@ -80,3 +97,11 @@ class TransactionAdmin(ReadOnlyAdminMixin, ModelAdmin):
     @display(description="Balance after", ordering="balance_after")
     def balance_after_money(self, obj):
         return money(obj.balance_after, obj.currency)
+
+
+def hit_text(hit: dict) -> str:
+    """One hit in words: a rule with its version, or a screening (sanctions) with its list and reference."""
+    version = hit.get("rule_version")
+    source = f"{hit['rule_id']} v{version}" if version is not None else hit["rule_id"]
+    listed = f" {hit.get('list', '')} {hit.get('reference', '')}".rstrip() if hit.get("reference") else ""
+    return f"{source} ({hit['severity']}): {hit['action']}{listed}"

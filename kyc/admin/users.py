@@ -13,22 +13,36 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
+from unfold.views import ChangeList
 
+from backoffice.admin.actions import object_action
 from backoffice.admin.base import (
     DefaultChoiceFilter,
     EstimatedCountPaginator,
     ServiceErrorsAdminMixin,
 )
 from backoffice.admin.dashboard import register_card
+from backoffice.admin.fields import Badge
 from backoffice.errors import DomainError
+from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.money import money
+from backoffice.visibility import Facet, sees
 from kyc import panels, services
 from kyc.choices import CreditStatus, RiskRating, VerificationStatus
 from kyc.errors import IdempotencyKeyReused
-from kyc.filtersets import search_users
+from kyc.filtersets import search_users_tolerant
 from kyc.models import PlatformUser
 from kyc.selectors.history import user_statistics, user_timeline
-from kyc.selectors.users import user_documents, user_get, user_stats, user_transactions
+from kyc.selectors.users import (
+    user_archived,
+    user_documents,
+    user_frozen,
+    user_get,
+    user_stats,
+    user_transactions,
+    users_by_seen_risk,
+    users_seen_by,
+)
 
 VERIFICATION_COLOURS = {
     VerificationStatus.VERIFIED: "success",
@@ -69,6 +83,35 @@ class HasCardFilter(admin.SimpleListFilter):
         return queryset
 
 
+class SeenRiskFilter(admin.SimpleListFilter):
+    """The rating as the viewer sees it (``users_by_seen_risk``): support and finance filter without a SAR's points."""
+
+    title = "risk rating"
+    parameter_name = "risk"
+
+    def lookups(self, request, model_admin):
+        return RiskRating.choices
+
+    def queryset(self, request, queryset):
+        return queryset.filter(seen_risk_band=self.value()) if self.value() in RiskRating.values else queryset
+
+
+class SeenRiskChangeList(ChangeList):
+    """The list's page of users, their risk read as the viewer may see it, in one go (``users_seen_by``)."""
+
+    def get_results(self, request):
+        super().get_results(request)
+        self.result_list = users_seen_by(self.result_list, viewer=request.user)
+
+
+class UnfreezeForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=NOTE_MAX_LENGTH,
+        help_text="Why the freeze is lifted (a court order, a listing revoked ...): kept in the audit log",
+    )
+
+
 class CreditForm(forms.Form):
     amount = forms.DecimalField(
         label="Amount (SZL)", max_digits=9, decimal_places=2, min_value=Decimal("0.01"), max_value=services.MAX_CREDIT
@@ -101,20 +144,21 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         "email",
         "verification_badge",
         "risk_badge",
-        "current_risk_score",
+        "risk_score",
         "balance_display",
+        "wallet_badge",
         "nfc_card_number",
         "created_at",
     )
-    list_filter = (ArchiveStateFilter, "verification_status", "risk_rating", HasCardFilter)
-    search_fields = ("first_name",)  # the search itself is search_users (get_search_results)
+    list_filter = (ArchiveStateFilter, "verification_status", SeenRiskFilter, HasCardFilter)
+    search_fields = ("first_name",)  # the search itself is search_users_tolerant (get_search_results)
     search_help_text = "Name, legacy names, phone, e-mail or ID number"
     list_per_page = 50
     show_full_result_count = False
     paginator = EstimatedCountPaginator
     ordering = ("-created_at", "-id")
     actions = ["archive_selected", "restore_selected"]
-    actions_detail = ["credit_wallet", "archive_user", "restore_user"]
+    actions_detail = ["credit_wallet", "archive_user", "restore_user", "unfreeze_wallet"]
     fieldsets = (
         ("Person", {"fields": ("first_name", "last_name", "email", "names", "surname", "phone_number")}),
         (
@@ -127,13 +171,26 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                 "fields": (
                     "verification_status",
                     "is_verified",
-                    "risk_rating",
-                    "current_risk_score",
+                    "risk_badge",
+                    "risk_score",
                     "documents_gallery",
                 )
             },
         ),
-        ("Wallet", {"fields": ("balance_display", "nfc_card_number", "rewards_points", "referral_code", "ledger")}),
+        (
+            "Wallet",
+            {
+                "fields": (
+                    "wallet_badge",
+                    "frozen_at",
+                    "balance_display",
+                    "nfc_card_number",
+                    "rewards_points",
+                    "referral_code",
+                    "ledger",
+                )
+            },
+        ),
         ("Account", {"fields": ("is_phone_verified", "is_archived", "archived_at", "last_login", "created_at")}),
         ("Timeline", {"fields": ("timeline",)}),
     )
@@ -150,8 +207,10 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         "country",
         "verification_status",
         "is_verified",
-        "risk_rating",
-        "current_risk_score",
+        "risk_badge",
+        "risk_score",
+        "wallet_badge",
+        "frozen_at",
         "balance_display",
         "nfc_card_number",
         "rewards_points",
@@ -183,9 +242,13 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     def get_object(self, request, object_id, from_field=None):
         user = super().get_object(request, object_id, from_field)
-        if user is not None:  # what the timeline may show this viewer (a display method does not see the request)
-            user._viewer_investigates = request.user.has_capability("users.investigate")
+        if user is not None:  # what the page may show this viewer (a display method does not see the request)
+            users_seen_by([user], viewer=request.user)
+            user._viewer = request.user
         return user
+
+    def get_changelist(self, request, **kwargs):
+        return SeenRiskChangeList
 
     def has_add_permission(self, request):
         return False  # users register themselves
@@ -213,9 +276,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         known = request.__dict__.setdefault("_vk_archived", {})
         if object_id not in known:
             try:
-                known[object_id] = (
-                    PlatformUser.objects.filter(pk=object_id).values_list("is_archived", flat=True).first()
-                )
+                known[object_id] = user_archived(object_id)
             except (ValueError, ValidationError):  # a malformed id in the URL
                 known[object_id] = None
         return known[object_id]
@@ -223,15 +284,24 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     def has_credit_permission(self, request, obj=None):
         return request.user.has_capability("users.credit")
 
+    def has_unfreeze_wallet_permission(self, request, object_id=None):
+        if object_id is None or not request.user.has_capability("users.unfreeze"):
+            return False
+        try:
+            return bool(user_frozen(object_id))
+        except (ValueError, ValidationError):
+            return False
+
     # ---------------------------------------------------------------- list
 
     def get_queryset(self, request):
-        return super().get_queryset(request).defer("password")
+        # the risk to filter and order by is the one this viewer sees (support and finance: no SAR points)
+        return users_by_seen_risk(super().get_queryset(request).defer("password"), viewer=request.user)
 
     def get_search_results(self, request, queryset, search_term):
         if not search_term.strip():
             return queryset, False
-        return search_users(queryset, search_term), False
+        return search_users_tolerant(queryset, search_term), False
 
     @display(description="Balance", ordering="balance")
     def balance_display(self, obj):
@@ -243,11 +313,23 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     @display(description="Verification", label=VERIFICATION_COLOURS, ordering="verification_status")
     def verification_badge(self, obj):
-        return obj.verification_status
+        # the colour from the code, the text in words (a bare code reads as DOCUMENTS_SUBMITTED: issue 31)
+        return Badge(obj.verification_status, obj.get_verification_status_display())
 
-    @display(description="Risk", label=RISK_COLOURS, ordering="risk_rating")
+    # that the wallet is frozen, never why (the reason is compliance's, shown to compliance roles only)
+    @display(description="Wallet", label={"Frozen": "danger", "Active": "success"}, ordering="is_frozen")
+    def wallet_badge(self, obj):
+        return "Frozen" if obj.is_frozen else "Active"
+
+    # the risk as the viewer may see it (backoffice.visibility): support and finance, without a SAR's points
+    @display(description="Risk", label=RISK_COLOURS, ordering="seen_risk_band")
     def risk_badge(self, obj):
-        return obj.risk_rating
+        rating = obj.seen_risk_rating
+        return Badge(rating, RiskRating(rating).label) if rating in RiskRating.values else rating
+
+    @display(description="Risk score", ordering="seen_risk_floor")
+    def risk_score(self, obj):
+        return obj.seen_risk_score
 
     # ---------------------------------------------------------------- detail
 
@@ -264,13 +346,16 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             .order_by("-created_at", "-pk")[:LEDGER_ROWS_SHOWN]
         )
         link = reverse("admin:kyc_transaction_changelist") + f"?user__id__exact={obj.pk}"
-        return render_to_string("kyc/admin/ledger.html", {"rows": rows, "link": link, "shown": LEDGER_ROWS_SHOWN})
+        context = {"rows": rows, "link": link, "shown": LEDGER_ROWS_SHOWN}
+        # a held row's officer note says why it was decided: never for support or finance (tipping-off)
+        context["show_review"] = sees(getattr(obj, "_viewer", None), Facet.REVIEW)
+        return render_to_string("kyc/admin/ledger.html", context)
 
     @display(description="Timeline")
     def timeline(self, obj):
-        # the risk score's reasons name alerts, SARs and PEP matches: only for those who investigate (tipping-off)
-        investigates = getattr(obj, "_viewer_investigates", False)
-        events = user_timeline(user=obj, limit=TIMELINE_EVENTS_SHOWN, risk_reasons=investigates)
+        # the risk score's reasons name alerts, SARs and PEP matches: only for those who see them (tipping-off)
+        reasons = sees(getattr(obj, "_viewer", None), Facet.RISK_REASONS)
+        events = user_timeline(user=obj, limit=TIMELINE_EVENTS_SHOWN, risk_reasons=reasons)
         statistics = user_statistics(user=obj)
         return render_to_string("kyc/admin/timeline.html", {"events": events, "statistics": statistics})
 
@@ -357,8 +442,9 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         elif credit.status == CreditStatus.PENDING:
             self.message_user(
                 request,
-                f"{money(credit.amount)} is above the approval threshold: the credit waits for a second "
-                "finance or admin person (Credit requests). No money has moved yet.",
+                f"{money(credit.amount)} takes what you credited to this wallet within 24 hours above the "
+                "approval threshold: the credit waits for a second finance or admin person (Approvals: waiting "
+                "for my approval, or Credit requests). No money has moved yet.",
                 messages.WARNING,
             )
         elif result.needs_approval:
@@ -372,13 +458,13 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
 
     def _confirm(self, request, user, *, verb: str, service):
         if request.method == "POST":
-            try:
+
+            def act(user):
                 service(user=user, actor=request.user)
-            except DomainError as exc:
-                self.message_user(request, exc.message, messages.ERROR)
-            else:
-                self.message_user(request, f"{user.full_name} {verb}.", messages.SUCCESS)
-            return self._back(user)
+                return f"{user.full_name} {verb}."
+
+            back = reverse("admin:kyc_platformuser_change", args=[user.pk])
+            return object_action(self, request, user.pk, act, back=back, lookup=lambda: user)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
@@ -387,6 +473,27 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             "title": f"{verb.capitalize()} {user.full_name}?",
         }
         return TemplateResponse(request, "kyc/admin/confirm.html", context)
+
+    @action(description="Lift the freeze", url_path="unfreeze", permissions=["unfreeze_wallet"], icon="lock_open")
+    def unfreeze_wallet(self, request, object_id):
+        user = self._user_or_404(object_id)
+        form = UnfreezeForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.user_unfreeze(user=user, actor=request.user, reason=form.cleaned_data["reason"])
+            except DomainError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(request, f"The wallet of {user.full_name} is no longer frozen.", messages.SUCCESS)
+            return self._back(user)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": user,
+            "form": form,
+            "title": f"Lift the freeze on {user.full_name}?",
+        }
+        return TemplateResponse(request, "kyc/admin/unfreeze.html", context)
 
     @action(description="Archive", url_path="archive", permissions=["archive_user"], icon="archive")
     def archive_user(self, request, object_id):

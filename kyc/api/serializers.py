@@ -6,6 +6,8 @@ from rest_framework import serializers
 
 from backoffice.api.serializers import MoneyField, RejectUnknownFieldsMixin, StrictCharField, TokenPairOut
 from backoffice.files import signed_file_url
+from backoffice.limits import NOTE_MAX_LENGTH
+from kyc.selectors.users import users_seen_by
 from kyc.services.credit import MAX_CREDIT
 
 
@@ -14,18 +16,44 @@ class BlankAsNullCharField(serializers.CharField):
         return value or None
 
 
+def _viewer(serializer):
+    request = serializer.context.get("request")
+    return getattr(request, "user", None)
+
+
+class SeenRiskListSerializer(serializers.ListSerializer):
+    """A page of users, their risk read as the caller may see it (``users_seen_by``) in one go."""
+
+    def to_representation(self, data):
+        users = data.all() if hasattr(data, "all") else data
+        return super().to_representation(users_seen_by(users, viewer=_viewer(self)))
+
+
 class UserListOut(serializers.Serializer):
+    """A user's row. The risk is what the caller may see (backoffice.visibility): for support and finance the
+    score less a SAR's points and the rating it implies; without a request in the context, that too."""
+
+    class Meta:
+        list_serializer_class = SeenRiskListSerializer
+
+    def to_representation(self, instance):
+        if not hasattr(instance, "seen_risk_score"):
+            users_seen_by([instance], viewer=_viewer(self))
+        return super().to_representation(instance)
+
     id = serializers.UUIDField()
     phoneNumber = serializers.CharField(source="phone_number")
     email = serializers.CharField()
     firstName = serializers.CharField(source="first_name")
     lastName = serializers.CharField(source="last_name")
     verificationStatus = serializers.CharField(source="verification_status")
-    riskRating = serializers.CharField(source="risk_rating")
-    currentRiskScore = serializers.IntegerField(source="current_risk_score")
+    riskRating = serializers.CharField(source="seen_risk_rating")
+    currentRiskScore = serializers.IntegerField(source="seen_risk_score")
     balance = MoneyField()
     isVerified = serializers.BooleanField(source="is_verified")
     isArchived = serializers.BooleanField(source="is_archived")
+    # that the wallet is frozen, never why: the reason is compliance's (a sanctions match)
+    isFrozen = serializers.BooleanField(source="is_frozen")
     createdAt = serializers.DateTimeField(source="created_at")
 
 
@@ -59,6 +87,18 @@ class UserUpdateIn(RejectUnknownFieldsMixin, serializers.Serializer):
 class ArchiveOut(serializers.Serializer):
     id = serializers.UUIDField()
     isArchived = serializers.BooleanField(source="is_archived")
+
+
+class UnfreezeIn(RejectUnknownFieldsMixin, serializers.Serializer):
+    reason = StrictCharField(
+        max_length=NOTE_MAX_LENGTH,
+        error_messages={"required": "A reason is required.", "blank": "A reason is required."},
+    )
+
+
+class FreezeOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    isFrozen = serializers.BooleanField(source="is_frozen")
 
 
 class UserStatsOut(serializers.Serializer):

@@ -7,6 +7,7 @@ from rest_framework.decorators import action
 from backoffice.api.auth_views import PrincipalLoginView, PrincipalRegisterView
 from backoffice.api.pagination import EnvelopePagination
 from backoffice.api.viewsets import SINGLE, ApiViewSet
+from backoffice.visibility import Facet, sees
 from kyc import services
 from kyc.api import serializers as s
 from kyc.choices import CreditStatus
@@ -63,6 +64,7 @@ class UserViewSet(ApiViewSet):
         "update": "users.update",
         "destroy": "users.archive",
         "unarchive": "users.archive",
+        "unfreeze": "users.unfreeze",
         "add_balance": "users.credit",
         "purge": "users.purge",
     }
@@ -77,12 +79,12 @@ class UserViewSet(ApiViewSet):
         return self.paged(self.get_queryset(), s.UserListOut)
 
     def retrieve(self, request, pk=None):
-        return self.ok(s.UserDetailOut(self.get_object()).data)
+        return self.ok(s.UserDetailOut(self.get_object(), context={"request": request}).data)
 
     def update(self, request, pk=None):
         user = self.get_object()
         user = services.user_update(user=user, actor=request.user, **self.input(s.UserUpdateIn))
-        return self.ok(s.UserDetailOut(user).data, message="User updated")
+        return self.ok(s.UserDetailOut(user, context={"request": request}).data, message="User updated")
 
     def destroy(self, request, pk=None):
         user = services.user_archive(user=self.get_object(), actor=request.user)
@@ -93,6 +95,16 @@ class UserViewSet(ApiViewSet):
     def unarchive(self, request, pk=None):
         user = services.user_unarchive(user=self.get_object(), actor=request.user)
         return self.ok(s.ArchiveOut(user).data, message="User restored")
+
+    @extend_schema(
+        summary="Lift a sanctions freeze (a second person, with the reason)",
+        request=s.UnfreezeIn,
+        responses={200: s.FreezeOut},
+    )
+    @action(detail=True, methods=["post"], **SINGLE)
+    def unfreeze(self, request, pk=None):
+        user = services.user_unfreeze(user=self.get_object(), actor=request.user, **self.input(s.UnfreezeIn))
+        return self.ok(s.FreezeOut(user).data, message="User unfrozen")
 
     @extend_schema(
         summary="Search users by name, phone, e-mail or ID number", responses={200: s.UserListOut(many=True)}
@@ -128,8 +140,8 @@ class UserViewSet(ApiViewSet):
     @extend_schema(summary="Everything about a user, with a timeline and statistics", responses={200: s.HistoryOut})
     @action(detail=True, methods=["get"], **SINGLE)
     def history(self, request, pk=None):
-        # the risk score's reasons name alerts, SARs and PEP matches: only for those who investigate (tipping-off)
-        history = user_history(user=self.get_object(), risk_reasons=request.user.has_capability("users.investigate"))
+        # the risk score's reasons name alerts, SARs and PEP matches: only for those who see them (tipping-off)
+        history = user_history(user=self.get_object(), risk_reasons=sees(request.user, Facet.RISK_REASONS))
         return self.ok(s.HistoryOut(history, context={"request": request}).data)
 
     @extend_schema(

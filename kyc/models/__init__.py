@@ -1,6 +1,6 @@
 from kyc.models.activity import UserActivityHour
 from kyc.models.documents import KycDocument, VerificationRecord, document_path
-from kyc.models.ledger import CreditRequest, CreditRequestEvent, Transaction, TransactionEvent
+from kyc.models.ledger import CreditRequest, CreditRequestEvent, IntakeRefusal, Transaction, TransactionEvent
 from kyc.models.names import UserNameKey, UserNamePart
 from kyc.models.users import MONEY, PlatformUser
 
@@ -8,6 +8,7 @@ __all__ = [
     "MONEY",
     "CreditRequest",
     "CreditRequestEvent",
+    "IntakeRefusal",
     "KycDocument",
     "PlatformUser",
     "Transaction",

@@ -147,8 +147,25 @@ class TransactionEvent(StateChange):
         return f"{self.transaction_id}: {self.from_status} -> {self.to_status}"
 
 
-# The capability that makes (and decides) credits: finance and admin (backoffice.auth.roles).
+# The capability that makes (and decides) credits: finance and admin (backoffice.roles).
 CREDIT_CAPABILITY = "users.credit"
+
+
+class IntakeRefusal(models.Model):
+    """A payment the intake refused (not enough money, an archived account): no ledger row, but its answer.
+
+    The platform acts on the first answer to an ``external_id``: a retry of a refused payment must be
+    refused the same way, even if the wallet could pay it by now, or the platform would decline a payment
+    whose money we later took. One ``external_id`` has either a ledger row or a refusal.
+    """
+
+    external_id = models.CharField(max_length=100, unique=True)
+    user = models.ForeignKey(PlatformUser, on_delete=models.CASCADE, related_name="+")
+    code = models.CharField(max_length=32)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"{self.external_id} refused {self.code}"
 
 
 class CreditRequest(ConcurrentTransitionMixin, models.Model):
@@ -251,4 +268,6 @@ class CreditRequestEvent(StateChange):
         verbose_name = "credit request event"
 
     def __str__(self):
-        return f"{self.credit_request_id}: {self.from_status} -> {self.to_status}"
+        # shown as a history row's title (the inline's rows): the step in words, not the request's UUID
+        step = f"{self.get_from_status_display()} → " if self.from_status else "Asked: "
+        return f"{step}{self.get_to_status_display()} on {self.created_at:%Y-%m-%d %H:%M}" if self.created_at else step

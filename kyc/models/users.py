@@ -3,6 +3,7 @@
 import uuid
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -68,6 +69,14 @@ class PlatformUser(models.Model):
     is_phone_verified = models.BooleanField(default=False)
     is_archived = models.BooleanField(default=False, db_index=True)
     archived_at = models.DateTimeField(null=True, blank=True)
+    # Frozen under targeted financial sanctions (a confirmed sanctions match): every payment of theirs and every
+    # transfer to them is blocked, and no credit lands. Why is compliance's to know (support sees only the flag);
+    # ``frozen_by`` is who froze, so the unfreezing is always a second person's.
+    is_frozen = models.BooleanField(default=False, db_default=False)
+    frozen_at = models.DateTimeField(null=True, blank=True)
+    frozen_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
     last_login = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -10,6 +10,7 @@ from kyc.models import PlatformUser, Transaction
 from vendors.models import Vendor
 
 
+@dataclass
 class Counterparty:
     """Someone a wallet exchanged money with: a user or a vendor, and what went each way."""
 
@@ -20,6 +21,9 @@ class Counterparty:
     sent: Decimal  # from the wallet to the counterparty
     received: Decimal  # from the counterparty to the wallet
     count: int
+    # what marks the party in an investigation ("sanctions match", "PEP", "2 open alerts"): set by the customer
+    # view from kyc's party_flags hook, empty for a vendor or an unflagged user
+    flags: tuple[str, ...] = ()
 
     @property
     def total(self) -> Decimal:
@@ -77,6 +81,11 @@ class MoneyFlows:
     centre: PlatformUser
     first_hop: list[Counterparty]
     second_hop: dict[str, list[Counterparty]]  # first-hop key -> its counterparties
+
+
+def parties_of(flows: "MoneyFlows") -> list[Counterparty]:
+    """Every counterparty drawn in ``flows``, first hop then second."""
+    return flows.first_hop + [p for parties in flows.second_hop.values() for p in parties]
 
 
 def user_money_flows(*, user: PlatformUser, first: int = 6, second: int = 3) -> MoneyFlows:

@@ -11,7 +11,7 @@ from django.db.models import Count
 
 from kyc.models import PlatformUser, UserNameKey, UserNamePart
 from kyc.name_index import stored, user_names
-from names import DEFAULT_FREQUENCIES, NameFrequencies, Person
+from names import DEFAULT_FREQUENCIES, NameFrequencies, Person, compare, lookup_keys
 
 NAME_FREQUENCIES_CACHE_KEY = "kyc:user-name-frequencies:v1"
 NAME_FREQUENCIES_STAMP_KEY = "kyc:user-name-frequencies:stamp"
@@ -194,3 +194,32 @@ def user_name_frequencies(*, fresh: bool = False) -> NameFrequencies:
 
 # (stamp, frequencies) of the counts this process last blended
 _memo: list = []
+
+
+# The admin's typo-tolerant search compares at most this many people found by the name index's keys.
+NAMED_LIKE_CANDIDATES = 2000
+
+
+def users_named_like(*, term: str, limit: int = 100) -> list[uuid.UUID]:
+    """The users whose name the matcher finds ``term`` to be (case, accents, word order, one or two typos), best
+    first: the people behind the name index's keys for ``term`` (the keys PEP screening searches), each compared
+    with the matcher. For the admin's customer search when the plain search finds nobody ("Thabo Dlamni")."""
+    query = Person(term)
+    keys = sorted(stored(lookup_keys(query)))
+    if not keys:
+        return []
+    ids: list = []
+    for start in range(0, len(keys), LOOKUP_CHUNK):
+        ids.extend(
+            UserNameKey.objects.filter(key__in=keys[start : start + LOOKUP_CHUNK])
+            .values_list("user_id", flat=True)
+            .distinct()[:NAMED_LIKE_CANDIDATES]
+        )
+        if len(ids) >= NAMED_LIKE_CANDIDATES:
+            break
+    scored = []
+    for person in user_people(user_ids=set(ids[:NAMED_LIKE_CANDIDATES])).values():
+        match = compare(query, person.names)
+        if match.is_match:
+            scored.append((-match.score, person.full_name, person.key))
+    return [uuid.UUID(key) for _, _, key in sorted(scored)[:limit]]

@@ -10,6 +10,7 @@ from kyc.services.credit import (
     user_credit,
 )
 from kyc.services.documents import user_document_store, user_document_upload
+from kyc.services.freeze import user_freeze, user_unfreeze
 from kyc.services.ledger import new_reference, transaction_record
 from kyc.services.names import user_name_index, user_name_index_rebuild
 from kyc.services.risk import RiskChange, risk_rating_for, user_risk_refresh, user_risk_refresh_many
@@ -45,6 +46,8 @@ __all__ = [
     "user_risk_refresh",
     "user_risk_refresh_many",
     "user_unarchive",
+    "user_freeze",
+    "user_unfreeze",
     "user_update",
     "user_identity_duplicate",
     "user_identity_duplicate_decided",

@@ -1,25 +1,32 @@
 """Admin credits: money added to a wallet by staff (promotions, corrections), exactly once per request.
 
-Maker-checker: with ``CREDIT_APPROVAL_THRESHOLD`` set, a credit above it is
-only a request (``PENDING``) until a second finance or admin person approves
-it (the money moves then, once) or rejects it. At or below the threshold, or
-with no threshold, the credit happens at once, as the interface says.
+Maker-checker: with ``CREDIT_APPROVAL_THRESHOLD`` set, a credit that takes what
+its requester credited to that wallet over the last 24 hours (the new credit
+included) above it is only a request (``PENDING``) until a second finance or
+admin person approves it (the money moves then, once) or rejects it, so four
+credits of SZL 5,000 cannot pass a SZL 10,000 threshold one by one. At or below
+the threshold, or with no threshold, the credit happens at once, as the
+interface says. A pending credit is also a dual-control request (kind
+``kyc.credit``, docs/dual-control.md): the one approval queue shows it with the
+wallet's recent credits, and deciding it there or here keeps both in step.
 """
 
 import hashlib
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from backoffice.errors import ValidationFailed
 from backoffice.models import Staff
+from backoffice.money import money
 from backoffice.services import Move, fsm_move, history_record
+from backoffice.services.approvals import approval_needed, approval_open, approval_settle, approvals_lock_target
 from kyc import events
 from kyc.choices import Channel, CreditStatus, TransactionType
-from kyc.errors import IdempotencyKeyReused, UserArchived
+from kyc.errors import AccountFrozen, IdempotencyKeyReused, UserArchived
 from kyc.models import CreditRequest, CreditRequestEvent, PlatformUser
+from kyc.selectors.credits import credited_in_window
 from kyc.services.ledger import lock_user, new_reference, record_on_locked
 
 MAX_CREDIT = Decimal("1000000.00")
@@ -29,6 +36,9 @@ DECISION_REASON_MAX = 255
 DECISION_FIELDS = ("decided_by", "decided_at", "decision_reason")
 # A decision on a request that is not pending: its status says what became of it.
 ALREADY_DECIDED = "Credit request is already {source}"
+# The dual-control kind of a pending credit (backoffice.dual_control; registered by kyc.services.approvals)
+CREDIT_KIND = "kyc.credit"
+CREDIT_TARGET = "credit_request"
 
 
 @dataclass(frozen=True)
@@ -86,9 +96,9 @@ def credit_problems(*, amount: Decimal, reason: str) -> dict[str, list[str]]:
 
 
 def needs_approval(amount: Decimal) -> bool:
-    """Above ``CREDIT_APPROVAL_THRESHOLD`` (when set) a credit waits for a second person."""
-    threshold = getattr(settings, "CREDIT_APPROVAL_THRESHOLD", None)
-    return threshold is not None and amount > threshold
+    """Whether ``amount`` (a requester's credits to one wallet over the last 24 hours, this one included) is above
+    ``CREDIT_APPROVAL_THRESHOLD`` (when set): then the credit waits for a second person."""
+    return approval_needed(kind=CREDIT_KIND, amount=amount)
 
 
 def _fingerprint(*, user_id, amount: Decimal, reason: str) -> str:
@@ -136,7 +146,11 @@ def _credit_once(
             return CreditResult(previous, replayed=True)
     if locked.is_archived:
         raise UserArchived()
-    waits = needs_approval(amount)
+    if locked.is_frozen:
+        raise AccountFrozen()
+    # judged per wallet and per requester over a rolling day, on the locked wallet: two racing credits queue here
+    day_total = credited_in_window(user=locked, requester=actor) + amount
+    waits = needs_approval(day_total)
     request = CreditRequest(
         requested_by=actor,
         idempotency_key=key,
@@ -151,6 +165,16 @@ def _credit_once(
     if waits:
         _started(request, actor=actor)
         events.credit_requested(actor=actor, request=request)
+        approval_open(
+            kind=CREDIT_KIND,
+            actor=actor,
+            summary=f"Credit {money(amount)} to {locked.full_name} ({locked.phone_number})",
+            payload={"credit_request": str(request.pk), "user": str(locked.pk), "amount": str(amount)},
+            reason=reason,
+            target_type=CREDIT_TARGET,
+            target_id=str(request.pk),
+            amount=day_total,
+        )
         return CreditResult(request)
     _move_money(request=request, locked=locked, actor=actor)
     _started(request, actor=actor)
@@ -196,14 +220,17 @@ def credit_request_approve(*, credit_request: CreditRequest, actor: Staff, reaso
     (403 four eyes) and a role that may not decide credits (403).
     """
     reason = _decision_reason(reason, required=False)
+    approvals_lock_target(kind=CREDIT_KIND, target_type=CREDIT_TARGET, target_id=credit_request.pk)
 
     def move_money(move: Move[CreditRequest]) -> None:
         user = lock_user(move.instance.user)
         if user.is_archived:
             raise UserArchived()
+        if user.is_frozen:
+            raise AccountFrozen()
         _move_money(request=move.instance, locked=user, actor=actor)
 
-    return fsm_move(
+    approved = fsm_move(
         credit_request,
         to=CreditStatus.APPROVED,
         actor=actor,
@@ -216,13 +243,20 @@ def credit_request_approve(*, credit_request: CreditRequest, actor: Staff, reaso
         history=CreditRequestEvent,
         event=events.credit_approved,
     ).instance
+    # decided here (the credit endpoint or page): its dual-control request follows; decided from the approval
+    # queue, that request is being applied already and is left alone
+    approval_settle(
+        kind=CREDIT_KIND, target_type=CREDIT_TARGET, target_id=approved.pk, actor=actor, approved=True, reason=reason
+    )
+    return approved
 
 
 @transaction.atomic
 def credit_request_reject(*, credit_request: CreditRequest, actor: Staff, reason: str) -> CreditRequest:
     """Refuse a pending credit, with the reason; no money moves. The refuser is not the requester."""
     reason = _decision_reason(reason, required=True)
-    return fsm_move(
+    approvals_lock_target(kind=CREDIT_KIND, target_type=CREDIT_TARGET, target_id=credit_request.pk)
+    rejected = fsm_move(
         credit_request,
         to=CreditStatus.REJECTED,
         actor=actor,
@@ -234,6 +268,10 @@ def credit_request_reject(*, credit_request: CreditRequest, actor: Staff, reason
         history=CreditRequestEvent,
         event=events.credit_rejected,
     ).instance
+    approval_settle(
+        kind=CREDIT_KIND, target_type=CREDIT_TARGET, target_id=rejected.pk, actor=actor, approved=False, reason=reason
+    )
+    return rejected
 
 
 def _decision_reason(reason: str, *, required: bool) -> str:

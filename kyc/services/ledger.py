@@ -5,28 +5,41 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from functools import partial
 
-from django.db import IntegrityError, transaction
-from django.db.models import F, Subquery
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
-from backoffice.errors import NotFound, ValidationFailed
+from backoffice.choices import WebhookEventType
+from backoffice.errors import FourEyesRequired, InvalidTransition, NotFound, ValidationFailed
 from backoffice.limits import NOTE_MAX_LENGTH
+from backoffice.models import ApprovalRequest
+from backoffice.money import money
 from backoffice.services import Actor, Move, fsm_move, model_clean
+from backoffice.services.approvals import ApprovalOutcome, approval_needed, approval_request, approvals_overtaken
+from backoffice.services.webhooks import webhook_emit
 from kyc import events, hooks
 from kyc.choices import CREDIT_TYPES, INTAKE_TYPES, Channel, Decision, TransactionStatus, TransactionType
 from kyc.errors import AccountArchivedConflict, InsufficientFunds
-from kyc.models import PlatformUser, Transaction, TransactionEvent
+from kyc.models import IntakeRefusal, PlatformUser, Transaction, TransactionEvent
 from kyc.services.activity import activity_add
+from vendors.models import Vendor
 
 
 def new_reference(prefix: str = "TX") -> str:
     return f"{prefix}-{timezone.now():%Y%m%d}-{secrets.token_hex(6).upper()}"
 
 
-def lock_user(user: PlatformUser) -> PlatformUser:
-    """The user's row, locked until the transaction ends: writes on one wallet queue behind each other."""
-    return PlatformUser.objects.select_for_update().get(pk=user.pk)
+def lock_user(user: PlatformUser, *, deleting: bool = False) -> PlatformUser:
+    """The user's row, locked until the transaction ends: writes on one wallet queue behind each other.
+
+    FOR NO KEY UPDATE: it excludes every other writer of the row as FOR UPDATE does, but not the key-share
+    lock a foreign key check takes, so a payment naming this user as its counterparty does not wait for this
+    one (waiting there, while holding the audit chain's head this one needs next, it deadlocked).
+    ``deleting``: FOR UPDATE, which also holds off new rows referring to the user until the row is gone.
+    """
+    return PlatformUser.objects.select_for_update(no_key=not deleting).get(pk=user.pk)
 
 
 @transaction.atomic
@@ -214,8 +227,6 @@ def _intake_problems(*, type: str, amount: Decimal, external_id: str | None, occ
 def _intake_fields(
     *, channel: str, counterparty_user_id, counterparty_vendor_id, counterparty_name: str, region: str, occurred_at
 ) -> dict:
-    from vendors.models import Vendor
-
     problems: dict[str, list[str]] = {}
     if channel not in Channel.values:
         problems["channel"] = [f"Must be one of {Channel.values}."]
@@ -249,9 +260,30 @@ def _intake_user(user_id) -> PlatformUser:
     return user
 
 
+# what a refusal recorded for an externalId answers again when the same externalId comes back
+REFUSALS = {error.code: error for error in (InsufficientFunds, AccountArchivedConflict)}
+
+
+_ANSWERED = (
+    f"SELECT (SELECT id FROM {Transaction._meta.db_table} WHERE external_id = %s),"
+    f" (SELECT code FROM {IntakeRefusal._meta.db_table} WHERE external_id = %s)"
+)
+
+
 def _replay(external_id: str) -> IntakeResult | None:
-    first = Transaction.objects.filter(external_id=external_id).first()
-    return IntakeResult(first, replayed=True) if first is not None else None
+    """The first answer to ``external_id``: its row (``replayed``), its refusal raised again, or None.
+
+    Whether there is an answer is one statement (a row and a refusal read in one snapshot): every payment asks
+    it, and nearly every one has none; only a retry reads its row after.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_ANSWERED, [external_id, external_id])
+        tx_id, refusal = cursor.fetchone()
+    if tx_id is not None:
+        return IntakeResult(Transaction.objects.get(pk=tx_id), replayed=True)
+    if refusal is not None:
+        raise REFUSALS[refusal]()
+    return None
 
 
 def transaction_intake(
@@ -316,29 +348,53 @@ def transaction_intake(
         return replay
 
 
-@transaction.atomic
-def _intake_once(*, user_id, external_id, type, amount, fields, actor, started) -> IntakeResult:
-    # the lookup is the lock and the retry check: one statement finds the wallet, queues writers on it and
-    # says whether this externalId was recorded already (a retry racing the first call still meets the
-    # unique index, answered by the caller)
-    first = Transaction.objects.filter(external_id=external_id).values("pk")[:1]
-    locked = (
-        PlatformUser.objects.select_for_update(of=("self",))
-        .annotate(replay_of=Subquery(first))
-        .filter(pk=user_id)
-        .first()
-    )
+def _intake_once(**call) -> IntakeResult:
+    """``_intake_locked`` in its own transaction; a refusal it returns is raised once that has committed."""
+    with transaction.atomic():
+        outcome = _intake_locked(**call)
+    if isinstance(outcome, Exception):
+        raise outcome  # after the commit: the refusal is recorded, so a retry answers it again
+    return outcome
+
+
+def _intake_locked(*, user_id, external_id, type, amount, fields, actor, started) -> IntakeResult | Exception:
+    """Inside the transaction: the wallet's lock, then whether ``external_id`` has an answer, then the decision.
+
+    The retry check is a statement of its own AFTER the lock. Under READ COMMITTED each statement reads a
+    snapshot taken when it starts; a check inside the locking statement (a subquery) would read the one taken
+    before this call queued behind a first call with the same id, and miss the row that call committed: the
+    retry of a debit of nearly the whole balance then met an emptied wallet and answered 409 to a payment
+    that had been taken (issue 30). A retry for another wallet meets the unique index (the caller answers it).
+    """
+    # FOR NO KEY UPDATE as in lock_user; a key is unique: LIMIT 1 without first()'s ORDER BY, which costs
+    # compiling on every payment and buys nothing
+    locked = next(iter(PlatformUser.objects.select_for_update(of=("self",), no_key=True).filter(pk=user_id)[:1]), None)
     if locked is None:
         if (replay := _replay(external_id)) is not None:
             return replay
         raise NotFound("User not found")
-    if locked.replay_of is not None:
-        return IntakeResult(Transaction.objects.get(pk=locked.replay_of), replayed=True)
+    if (replay := _replay(external_id)) is not None:
+        return replay
     if locked.is_archived:
-        raise AccountArchivedConflict()
-    tx = record_on_locked(locked, type=type, amount=amount, external_id=external_id, started=started, **fields)
+        return _refuse(locked, external_id, AccountArchivedConflict())
+    record = partial(record_on_locked, locked, type=type, amount=amount, external_id=external_id, started=started)
+    if type not in CREDIT_TYPES and amount > locked.balance:
+        # only a debit beyond the balance can be refused, after the rules ran (and perhaps wrote the row):
+        # a savepoint undoes that, and the refusal is kept instead; every other payment skips the savepoint
+        try:
+            with transaction.atomic():
+                tx = record(**fields)
+        except InsufficientFunds as refused:
+            return _refuse(locked, external_id, refused)
+    else:
+        tx = record(**fields)
     events.transaction_taken_in(actor=actor, transaction=tx)
     return IntakeResult(tx)
+
+
+def _refuse(locked: PlatformUser, external_id: str, refused: Exception) -> Exception:
+    IntakeRefusal.objects.create(external_id=external_id, user=locked, code=refused.code)
+    return refused
 
 
 def transaction_dry_run(
@@ -415,14 +471,48 @@ def _review_note(note: str) -> str:
     return note
 
 
+# The dual-control kind of a release above HELD_RELEASE_FOUR_EYES_ABOVE (registered by kyc.services.approvals)
+HELD_RELEASE_KIND = "kyc.held_release"
+HELD_TARGET = "transaction"
+
+
 @transaction.atomic
-def held_transaction_release(*, transaction_id, actor: Actor, note: str) -> Transaction:
+def held_transaction_release_ask(*, transaction_id, actor: Actor, note: str) -> ApprovalOutcome:
+    """Release a held transaction, or, above ``HELD_RELEASE_FOUR_EYES_ABOVE`` (SZL), ask a second person to
+    (docs/dual-control.md): ``outcome.result`` is the released transaction, or ``outcome.request`` the waiting
+    request. 404 unknown; 409 unless HELD, or when a release of it already waits."""
+    note = _review_note(note)
+    tx = Transaction.objects.filter(pk=transaction_id).select_related("user").first()
+    if tx is None:
+        raise NotFound("Transaction not found")
+    if tx.status != TransactionStatus.HELD:
+        raise InvalidTransition(f"Cannot decide a transaction that is {tx.status}")
+    return approval_request(
+        kind=HELD_RELEASE_KIND,
+        actor=actor,
+        summary=f"Release held {tx.get_type_display().lower()} of {money(tx.amount)} for {tx.user.full_name}",
+        payload={"transaction": str(tx.pk), "note": note},
+        reason=note,
+        target_type=HELD_TARGET,
+        target_id=str(tx.pk),
+        amount=tx.amount,
+    )
+
+
+@transaction.atomic
+def held_transaction_release(
+    *, transaction_id, actor: Actor, note: str, approval: ApprovalRequest | None = None
+) -> Transaction:
     """Complete a held transaction: the money moves now, exactly once (concurrent releases queue on the locks).
 
+    Above ``HELD_RELEASE_FOUR_EYES_ABOVE`` only an approved dual-control request (``approval``, from
+    ``held_transaction_release_ask``) may release it: otherwise 403 FOUR_EYES_REQUIRED, whoever calls.
     Not enough balance at this moment: 409 INSUFFICIENT_FUNDS and the row stays HELD.
     """
     note = _review_note(note)
     locked, tx = _lock_held(transaction_id)
+    if approval is None and approval_needed(kind=HELD_RELEASE_KIND, amount=tx.amount):
+        raise FourEyesRequired("Releasing this transaction needs a second person: ask for the release")
     delta = tx.amount if tx.type in CREDIT_TYPES else -tx.amount
 
     def funds(move: Move[Transaction]) -> None:
@@ -443,8 +533,10 @@ def held_transaction_release(*, transaction_id, actor: Actor, note: str) -> Tran
 
 @transaction.atomic
 def held_transaction_reject(*, transaction_id, actor: Actor, note: str) -> Transaction:
-    """Refuse a held transaction for good: recorded REJECTED, no money moves."""
+    """Refuse a held transaction for good: recorded REJECTED, no money moves. A release waiting for its second
+    person lapses (its requests are locked first, in the order an approval takes them)."""
     note = _review_note(note)
+    approvals_overtaken(kind=HELD_RELEASE_KIND, target_type=HELD_TARGET, target_id=transaction_id)
     _locked, tx = _lock_held(transaction_id)
     return _decide(tx, actor=actor, note=note, to=TransactionStatus.REJECTED)
 
@@ -465,4 +557,23 @@ def _decide(tx: Transaction, *, actor: Actor, note: str, to: str, **hooks_of_mov
         **hooks_of_move,
     )
     hooks.held_transaction_decided(transaction=move.instance, actor=actor)
+    _tell_the_platform(move.instance)
     return move.instance
+
+
+def _tell_the_platform(tx: Transaction) -> None:
+    """The payment platform asked before the money moved and was told REVIEW: the outcome, as a webhook written
+    in this transaction (contract: events to the payment platform)."""
+    released = tx.status == TransactionStatus.COMPLETED
+    balance = PlatformUser.objects.filter(pk=tx.user_id).values_list("balance", flat=True).first()
+    webhook_emit(
+        event_type=WebhookEventType.TRANSACTION_RELEASED if released else WebhookEventType.TRANSACTION_REJECTED,
+        data={
+            "transaction_id": str(tx.pk),
+            "external_id": tx.external_id,
+            "user_id": str(tx.user_id),
+            "status": tx.status,
+            "amount": float(tx.amount),
+            "balance": float(balance) if balance is not None else None,
+        },
+    )

@@ -15,13 +15,10 @@ from django.utils import timezone
 
 from backoffice.services import Actor, audit_batch
 from kyc import events, hooks
-from kyc.choices import RiskRating
+from kyc.choices import risk_rating_for
 from kyc.models import PlatformUser
 
 MAX_SCORE = 100
-# A score from here up is rated MEDIUM, and from HIGH_FROM up HIGH (the demo users follow the same bands).
-MEDIUM_FROM = 40
-HIGH_FROM = 70
 CHUNK = 500
 # what the risk function reads of a user itself (the rest it counts in the records)
 RISK_FIELDS = (
@@ -32,15 +29,6 @@ RISK_FIELDS = (
     "verification_status",
     "occupation",
 )
-
-
-def risk_rating_for(score: int) -> str:
-    """The rating a score implies: LOW below 40, MEDIUM from 40, HIGH from 70."""
-    if score >= HIGH_FROM:
-        return RiskRating.HIGH
-    if score >= MEDIUM_FROM:
-        return RiskRating.MEDIUM
-    return RiskRating.LOW
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from backoffice.errors import Conflict
 from backoffice.services import Actor, model_update
+from backoffice.services.audit_redact import audit_redact_about
 from kyc import events, hooks
 from kyc.errors import RetentionHold
 from kyc.models import PlatformUser
@@ -84,7 +85,7 @@ def user_purge(*, user: PlatformUser, actor: Actor) -> dict[str, int]:
     counts deleted: {transactions, documents, verifications}.
     """
     with transaction.atomic():
-        locked = lock_user(user)
+        locked = lock_user(user, deleting=True)
         if hooks.purge_held.any(user=locked):
             raise RetentionHold()
         files = [(doc.file.storage, doc.file.name) for doc in locked.documents.all() if doc.file.name]
@@ -95,6 +96,9 @@ def user_purge(*, user: PlatformUser, actor: Actor) -> dict[str, int]:
         }
         user_id = locked.pk
         locked.delete()
+        # The audit log's entries about the user lose their names, phone and e-mail too (they keep their digests,
+        # so the chain still verifies; docs/audit-chain.md); what was done, by whom and when stays.
+        audit_redact_about(actor=actor, object_type=events.KYC_USER, object_id=user_id)
         # No name, phone or e-mail here: the point of a purge is that they are gone.
         events.user_purged(actor=actor, user_id=user_id, counts=counts)
         transaction.on_commit(lambda: _delete_files(files))

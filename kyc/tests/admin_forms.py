@@ -1,4 +1,4 @@
-"""KYC's fixtures for ``backoffice.tests.test_admin_forms_submitted``: a user to change (users are not added here)."""
+"""KYC's fixtures for ``backoffice.tests.admin.test_admin_forms_submitted``: a user to change (none is added here)."""
 
 from kyc.tests.factories import PlatformUserFactory
 

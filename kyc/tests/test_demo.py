@@ -27,7 +27,10 @@ def test_seed_demo_covers_every_state_and_running_it_twice_changes_nothing(media
     assert set(users.values_list("risk_rating", flat=True)) == set(RiskRating.values)
     assert users.filter(is_archived=True).exists() and users.filter(is_archived=False).exists()
     assert users.exclude(nfc_card_number=None).exists() and users.filter(nfc_card_number=None).exists()
-    assert KycDocument.objects.filter(type="SELFIE").count() == users.count()
+    # every customer who sent documents sent a selfie (the sanctions demo's customers, registered by phone, sent none)
+    with_documents = users.filter(documents__isnull=False).distinct()
+    assert with_documents.count() >= users.count() - 3
+    assert KycDocument.objects.filter(type="SELFIE").count() == with_documents.count()
     span = Transaction.objects.order_by("created_at")
     assert (span.last().created_at - span.first().created_at).days >= 90
     assert set(Transaction.objects.values_list("type", flat=True)) >= {

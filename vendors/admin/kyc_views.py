@@ -15,26 +15,34 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpRespo
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
+from backoffice.admin.actions import object_action
 from backoffice.errors import DomainError, ValidationFailed
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import VENDOR_KYC, SizeCapUploadHandler, UploadRejected, preview_png
 from backoffice.uploads.previews import PREVIEW_MAX_SIDE
 from vendors import services
 from vendors.choices import DocumentKey
-from vendors.selectors.documents import document_duplicates, vendor_document_by_key
+from vendors.selectors.documents import (
+    EVIDENCE_CAPABILITY,
+    document_duplicates,
+    superseded_document_get,
+    vendor_document_by_key,
+)
 from vendors.selectors.vendors import vendor_get
 
 SLOT_PREVIEW_SIDE = 480
 PREVIEW_CACHE_SECONDS = 24 * 3600
 
 
-def _back(vendor_id, document_key: str = "") -> HttpResponseRedirect:
+def _back_url(vendor_id, document_key: str = "") -> str:
     url = reverse("admin:vendors_vendor_change", args=[vendor_id])
-    return HttpResponseRedirect(url + (f"#kyc-{quote(document_key)}" if document_key else "#kyc"))
+    return url + (f"#kyc-{quote(document_key)}" if document_key else "#kyc")
 
 
 def _explain(exc: DomainError) -> str:
-    reasons = "; ".join(" ".join(texts) for texts in (exc.details or {}).values())
+    # reasons the message already says (a refused verification lists every document) are not said twice
+    texts = (" ".join(t for t in texts if t not in exc.message) for texts in (exc.details or {}).values())
+    reasons = "; ".join(t for t in texts if t)
     return f"{exc.message}: {reasons}" if reasons and reasons != exc.message else exc.message
 
 
@@ -59,18 +67,17 @@ def _button(model_admin, capability: str, act):
     """
 
     def view(request, object_id):
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        vendor = _vendor_for(model_admin, request, object_id, capability)
         document_key = request.POST.get("document_key", "")
-        try:
-            message = act(request, vendor, document_key)
-        except DomainError as exc:
-            slot = f"{_label(document_key)}: " if document_key else ""
-            model_admin.message_user(request, slot + _explain(exc), messages.ERROR)
-        else:
-            model_admin.message_user(request, message, messages.SUCCESS)
-        return _back(object_id, document_key)
+        slot = f"{_label(document_key)}: " if document_key else ""
+        return object_action(
+            model_admin,
+            request,
+            object_id,
+            lambda vendor: act(request, vendor, document_key),
+            back=_back_url(object_id, document_key),
+            lookup=lambda: _vendor_for(model_admin, request, object_id, capability),
+            error=lambda exc: slot + _explain(exc),
+        )
 
     return view
 
@@ -103,14 +110,18 @@ def upload_view(model_admin):
             return checked(request, object_id)
         except UploadRejected as exc:  # refused while the body arrived, before the view could read it
             model_admin.message_user(request, _explain(exc), messages.ERROR)
-            return _back(object_id)
+            return HttpResponseRedirect(_back_url(object_id))
 
     return view
 
 
 def _delete(request, vendor, document_key: str) -> str:
-    document = vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
+    """The slot's current document, or (``key``: its full storage key) a superseded one whose retention ended."""
+    key = request.POST.get("key", "").strip()
+    document = vendor_document_by_key(vendor=vendor, key=key or document_key, slot_names=not key, superseded=True)
     services.vendor_document_delete(document=document, actor=request.user)
+    if document.superseded_at is not None:
+        return f"{_label(document_key)}: the superseded document {document.original_filename or key} was purged."
     return f"{_label(document_key)} deleted."
 
 
@@ -150,6 +161,18 @@ def _decide(request, vendor, document_key: str) -> str:
     return f"{vendor.business_name} is {vendor.get_kyc_status_display()}."
 
 
+def _override(request, vendor, document_key: str) -> str:
+    outcome = services.vendor_kyc_verify_override(
+        vendor=vendor, actor=request.user, reason=request.POST.get("reason", "").strip()[:NOTE_MAX_LENGTH]
+    )
+    if not outcome.waits:  # everything got approved meanwhile: the plain verification
+        return f"{outcome.result.business_name} is {outcome.result.get_kyc_status_display()}."
+    return (
+        f"Verifying {vendor.business_name} without every document approved now waits for a second person "
+        "(another compliance officer, MLRO or admin, in Approvals → Waiting for my approval)."
+    )
+
+
 def delete_view(model_admin):
     return _button(model_admin, "vendors.kyc.write", _delete)
 
@@ -162,11 +185,33 @@ def decide_view(model_admin):
     return _button(model_admin, "vendors.kyc.decide", _decide)
 
 
-def preview_view(model_admin):
-    """A PNG of the slot's file drawn on the server (a PDF's first page, an image scaled): never the raw file.
+def override_view(model_admin):
+    return _button(model_admin, "vendors.kyc.decide", _override)
+
+
+def _preview(request, document) -> HttpResponse:
+    """A PNG of the document's file drawn on the server (a PDF's first page, an image scaled): never the raw file.
 
     Cached by the stored file's sha256, so a page of eight previews costs eight cache reads once drawn.
     """
+    side = PREVIEW_MAX_SIDE if request.GET.get("size") == "large" else SLOT_PREVIEW_SIDE
+    cache_key = f"vendors:kyc:preview:{document.sha256}:{side}"
+    png = cache.get(cache_key)
+    if png is None:
+        try:
+            with default_storage.open(document.key, "rb") as source:
+                png = preview_png(source, max_side=side)
+        except (DomainError, OSError):
+            raise Http404("No preview for this file") from None
+        cache.set(cache_key, png, PREVIEW_CACHE_SECONDS)
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "private, max-age=300"
+    response["Content-Disposition"] = "inline"
+    return response
+
+
+def preview_view(model_admin):
+    """The preview of a slot's current file, for every reader of vendor KYC."""
 
     def view(request, object_id, document_key):
         vendor = _vendor_for(model_admin, request, object_id, "vendors.kyc.read")
@@ -174,19 +219,19 @@ def preview_view(model_admin):
             document = vendor_document_by_key(vendor=vendor, key=document_key, slot_names=True)
         except DomainError:
             raise Http404("No document in this slot") from None
-        side = PREVIEW_MAX_SIDE if request.GET.get("size") == "large" else SLOT_PREVIEW_SIDE
-        cache_key = f"vendors:kyc:preview:{document.sha256}:{side}"
-        png = cache.get(cache_key)
-        if png is None:
-            try:
-                with default_storage.open(document.key, "rb") as source:
-                    png = preview_png(source, max_side=side)
-            except (DomainError, OSError):
-                raise Http404("No preview for this file") from None
-            cache.set(cache_key, png, PREVIEW_CACHE_SECONDS)
-        response = HttpResponse(png, content_type="image/png")
-        response["Cache-Control"] = "private, max-age=300"
-        response["Content-Disposition"] = "inline"
-        return response
+        return _preview(request, document)
+
+    return view
+
+
+def evidence_preview_view(model_admin):
+    """The preview of a superseded document kept as evidence: compliance roles only (``EVIDENCE_CAPABILITY``)."""
+
+    def view(request, object_id, document_id):
+        vendor = _vendor_for(model_admin, request, object_id, EVIDENCE_CAPABILITY)
+        document = superseded_document_get(vendor=vendor, document_id=document_id)
+        if document is None:
+            raise Http404("No superseded document of this vendor")
+        return _preview(request, document)
 
     return view

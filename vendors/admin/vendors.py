@@ -7,6 +7,7 @@ themselves are not edited here (vendors register through the API).
 
 import datetime as dt
 
+from django.conf import settings
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.urls import path, reverse
@@ -16,13 +17,23 @@ from unfold.decorators import display
 
 from backoffice.admin.base import EstimatedCountPaginator, StateHistoryInline
 from backoffice.admin.dashboard import register_card
+from backoffice.admin.fields import Badge
+from backoffice.files import signed_file_url
 from vendors.admin import kyc_views
 from vendors.choices import DocumentKey, ReviewReason, VendorKycStatus
 from vendors.models import Vendor, VendorKycChange, today
+from vendors.selectors.documents import EVIDENCE_CAPABILITY, vendor_superseded_documents
 from vendors.selectors.progress import TOTAL_REQUIRED, progress_percentage, vendor_kyc_progress
-from vendors.selectors.vendors import EXPIRY_WARNING_DAYS, expiring_within, vendor_list, with_expired_documents
+from vendors.selectors.vendors import (
+    EXPIRY_WARNING_DAYS,
+    expiring_within,
+    vendor_kyc_card_counts,
+    vendor_list,
+    vendor_pending_override,
+    with_expired_documents,
+)
 from vendors.services import kyc_status_expire
-from vendors.services.kyc_status import four_eyes_breach
+from vendors.services.kyc_status import four_eyes_breach, verification_gaps
 
 STATUS_LABELS = {
     VendorKycStatus.PENDING: "info",
@@ -123,7 +134,8 @@ class VendorAdmin(ModelAdmin):
 
     @display(description="KYC status", ordering="kyc_status", label=STATUS_LABELS)
     def kyc_badge(self, obj):
-        return obj.kyc_status
+        # the colour from the code, the text in words (not DOCUMENTS_SUBMITTED: issue 31)
+        return Badge(obj.kyc_status, obj.get_kyc_status_display())
 
     @display(description="Required documents", ordering="kyc_completed")
     def progress_bar(self, obj):
@@ -161,9 +173,19 @@ class VendorAdmin(ModelAdmin):
             path("<uuid:object_id>/kyc/review/", view(kyc_views.review_view(self)), name="vendors_vendor_kyc_review"),
             path("<uuid:object_id>/kyc/decide/", view(kyc_views.decide_view(self)), name="vendors_vendor_kyc_decide"),
             path(
+                "<uuid:object_id>/kyc/override/",
+                view(kyc_views.override_view(self)),
+                name="vendors_vendor_kyc_override",
+            ),
+            path(
                 "<uuid:object_id>/kyc/preview/<str:document_key>/",
                 view(kyc_views.preview_view(self)),
                 name="vendors_vendor_kyc_preview",
+            ),
+            path(
+                "<uuid:object_id>/kyc/evidence/<uuid:document_id>/preview/",
+                view(kyc_views.evidence_preview_view(self)),
+                name="vendors_vendor_kyc_evidence_preview",
             ),
         ]
         return urls + super().get_urls()
@@ -182,7 +204,7 @@ class VendorAdmin(ModelAdmin):
         user = request.user
         urls = {
             name: reverse(f"admin:vendors_vendor_kyc_{name}", args=[vendor.pk])
-            for name in ("upload", "delete", "review", "decide")
+            for name in ("upload", "delete", "review", "decide", "override")
         }
         now = today()
         soon = now + dt.timedelta(days=EXPIRY_WARNING_DAYS)
@@ -200,10 +222,14 @@ class VendorAdmin(ModelAdmin):
             for slot in progress.slots
         ]
         approved = sum(1 for slot in progress.slots if slot.required and slot.state == "APPROVED")
+        documents = [slot.document for slot in progress.slots if slot.document]
         may_decide = user.has_capability("vendors.kyc.decide") and vendor.kyc_status == VendorKycStatus.UNDER_REVIEW
-        not_independent = may_decide and four_eyes_breach(
-            vendor, user, [slot.document for slot in progress.slots if slot.document]
-        )
+        not_independent = may_decide and four_eyes_breach(vendor, user, documents)
+        gaps = verification_gaps(vendor, documents, now)
+        pending = vendor_pending_override(vendor=vendor) if gaps and may_decide else None
+        for item in slots:
+            document = item["document"]
+            item["kept_because"] = document.relied_on(vendor) if document else None
         return {
             "vendor": vendor,
             "progress": progress,
@@ -213,11 +239,32 @@ class VendorAdmin(ModelAdmin):
             "urls": urls,
             "can_write": user.has_capability("vendors.kyc.write"),
             "can_decide": may_decide and not not_independent,
+            "verification_gaps": [(DocumentKey(key).label, why) for key, why in gaps.items()],
+            "pending_override": pending,
+            "pending_override_url": reverse("admin:backoffice_approvalrequest_change", args=[pending.pk])
+            if pending
+            else "",
+            "evidence": self.evidence_panel(vendor, now) if user.has_capability(EVIDENCE_CAPABILITY) else None,
+            "retention_days": settings.VENDOR_KYC_RETENTION_DAYS,
             "not_independent": not_independent or "",
             "reasons": ReviewReason.choices,
             "document_keys": DocumentKey.choices,
             "accept": ".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png",
         }
+
+    def evidence_panel(self, vendor: Vendor, now: dt.date) -> list[dict]:
+        """The superseded documents kept as evidence, each with its preview, original and retention end."""
+        return [
+            {
+                "document": document,
+                "label": DocumentKey(document.document_key).label,
+                "preview": reverse("admin:vendors_vendor_kyc_evidence_preview", args=[vendor.pk, document.pk]),
+                "original": signed_file_url(document.key),
+                "retained_until": document.retained_until(),
+                "purgeable": now > document.retained_until(),
+            }
+            for document in vendor_superseded_documents(vendor=vendor)
+        ]
 
 
 @register_card
@@ -226,8 +273,8 @@ def _vendor_kyc_cards(request):
     if not request.user.has_perm("vendors.view_vendor"):
         return []
     url = reverse("admin:vendors_vendor_changelist")
-    awaiting = Vendor.objects.filter(kyc_status=VendorKycStatus.UNDER_REVIEW).count()
-    expiring = expiring_within(Vendor.objects.all(), days=EXPIRY_WARNING_DAYS).count()
+    counts = vendor_kyc_card_counts()
+    awaiting, expiring = counts["awaiting"], counts["expiring"]
     return [
         {
             "title": "Vendors awaiting a KYC decision",

@@ -8,6 +8,7 @@ from vendors.services.kyc_documents import (
     vendor_document_review,
     vendor_document_upload,
 )
+from vendors.services.kyc_override import vendor_kyc_verify_override
 from vendors.services.kyc_status import kyc_status_expire, kyc_status_follow, vendor_kyc_decide
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "vendor_document_review",
     "vendor_document_upload",
     "vendor_kyc_decide",
+    "vendor_kyc_verify_override",
     "vendor_login",
     "vendor_register",
 ]

@@ -11,6 +11,12 @@ The bytes and the row never disagree for long and never leave debris:
   fails (the PostgreSQL fault run of docs/operations.md).
 * delete: the row goes in a transaction, the file once it commits.
 
+Evidence kept: a document a decision relied on (``VendorDocument.relied_on``) is never deleted while current
+(409 RETENTION_HOLD: replace it instead), and a replacement supersedes it rather than deleting it: the old row
+keeps its file, review and dates, names its successor, and stays until ``VENDOR_KYC_RETENTION_DAYS`` after it was
+replaced. After that the same delete purges it (row now, file after commit). A document no decision relied on is
+replaced and deleted as the contract says.
+
 The storage write happens outside the database transaction on purpose: a 50 MB upload to S3 takes seconds,
 and no row lock (or SQLite's single writer) should be held for that long.
 """
@@ -23,7 +29,7 @@ from django.core.files.storage import Storage
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.errors import Forbidden, ValidationFailed
+from backoffice.errors import Conflict, Forbidden, ValidationFailed
 from backoffice.models import Staff
 from backoffice.services import model_clean, plain
 from backoffice.uploads import (
@@ -37,21 +43,26 @@ from backoffice.uploads import (
 )
 from vendors import events
 from vendors.choices import REQUIRED_DOCUMENT_KEYS, DocumentKey, ReviewDecision, ReviewReason
-from vendors.models import Vendor, VendorDocument, storage_key
+from vendors.errors import DocumentRetained
+from vendors.models import Vendor, VendorDocument, storage_key, today
 from vendors.services.kyc_status import kyc_status_follow, lock_vendor
 
+# What the row copies from the stored upload, under the same names.
+STORED_FIELDS = ("content_type", "size", "sha256", "received_sha256", "sanitised", "pages", "width", "height")
 # "Leave as it is" for the optional dates of a review (None clears them).
 UNCHANGED = object()
 
 
 @dataclass(frozen=True)
 class DocumentUpload:
-    """What an upload did: the document row, what was stored, the file it replaced, the vendor after it."""
+    """What an upload did: the document row, what was stored, the file it replaced (kept as evidence when
+    ``superseded``, deleted otherwise), the vendor after it."""
 
     document: VendorDocument
     stored: StoredUpload
     replaced_key: str | None
     vendor: Vendor
+    superseded: bool = False
 
 
 def _require(actor: Staff, capability: str, doing: str) -> None:
@@ -107,7 +118,7 @@ def vendor_document_upload(
             result = _record_upload(
                 vendor=vendor, actor=actor, document_key=document_key, stored=stored, original_filename=original
             )
-            if result.replaced_key and result.replaced_key != stored.name:
+            if result.replaced_key and result.replaced_key != stored.name and not result.superseded:
                 replaced = result.replaced_key
                 transaction.on_commit(lambda: upload_discard(name=replaced, storage=storage))
     except BaseException:
@@ -120,26 +131,37 @@ def _record_upload(
     *, vendor: Vendor, actor: Staff, document_key: str, stored: StoredUpload, original_filename: str
 ) -> DocumentUpload:
     locked = lock_vendor(vendor)
-    document = VendorDocument.objects.filter(vendor=locked, document_key=document_key).first()
-    replaced_key = document.key if document is not None else None
-    if document is None:
-        document = VendorDocument(vendor=locked, document_key=document_key)
-    document.key = stored.name
-    document.original_filename = original_filename[:255]
-    document.content_type = stored.content_type
-    document.size = stored.size
-    document.sha256 = stored.sha256
-    document.received_sha256 = stored.received_sha256
-    document.sanitised = stored.sanitised
-    document.pages, document.width, document.height = stored.pages, stored.width, stored.height
-    document.uploaded_by = actor
-    document.uploaded_at = timezone.now()
-    # a new paper: the review, issue and expiry dates of the one it replaces do not describe it
-    document.review_decision = document.review_reason_code = document.review_note = ""
-    document.reviewed_by = document.reviewed_at = None
-    document.issue_date = document.expiry_date = None
+    now = timezone.now()
+    # a new paper is a new row: the review, issue and expiry dates of the one it replaces do not describe it
+    described = {field: getattr(stored, field) for field in STORED_FIELDS}
+    document = VendorDocument(
+        vendor=locked, document_key=document_key, key=stored.name, original_filename=original_filename[:255],
+        uploaded_by=actor, uploaded_at=now, **described,
+    )  # fmt: skip
+    old = VendorDocument.objects.current().select_for_update().filter(vendor=locked, document_key=document_key).first()
+    replaced_key = old.key if old is not None else None
+    superseded = old is not None and old.relied_on(locked) is not None
+    if superseded:
+        if old.key == stored.name:
+            # RENAME gives the old key back only when its file is gone from the storage: evidence was lost
+            raise Conflict(
+                "The stored file of the document this would replace is missing; it was kept as evidence, "
+                "so the loss needs looking into before it is replaced",
+                details={"file": [old.key]},
+            )
+        old.superseded_at = now
+        old.superseded_by = document  # the foreign key is checked at commit, once the new row is in
+        old.save(update_fields=["superseded_at", "superseded_by"])
+    predecessors = []
+    if old is not None and not superseded:
+        # nothing relied on it: replaced as the contract says, its file goes after commit; the evidence it had
+        # superseded names the new document as its successor instead
+        predecessors = list(VendorDocument.objects.filter(superseded_by=old).values_list("pk", flat=True))
+        old.delete()
     model_clean(document)
-    document.save()
+    document.save(force_insert=True)
+    if predecessors:
+        VendorDocument.objects.filter(pk__in=predecessors).update(superseded_by=document)
     events.document_uploaded(
         actor=actor,
         vendor=locked,
@@ -147,6 +169,7 @@ def _record_upload(
         stored=stored,
         replaced_key=replaced_key,
         original_filename=original_filename,
+        superseded=superseded,
     )
     kyc_status_follow(
         vendor=locked,
@@ -154,19 +177,49 @@ def _record_upload(
         note=f"{'Replaced' if replaced_key else 'Uploaded'} {document_key}",
         reopen=document_key in REQUIRED_DOCUMENT_KEYS,
     )
-    return DocumentUpload(document=document, stored=stored, replaced_key=replaced_key, vendor=locked)
+    return DocumentUpload(
+        document=document, stored=stored, replaced_key=replaced_key, vendor=locked, superseded=superseded
+    )
+
+
+def retention_refusal(document: VendorDocument, vendor: Vendor, on: dt.date) -> str | None:
+    """Why ``document`` may not be deleted on ``on`` (a decision relied on it and its retention runs), or None."""
+    until = document.retained_until()
+    if until is not None:
+        if on <= until:
+            return (
+                f"Kept as evidence until {until:%Y-%m-%d}: it was replaced on {document.superseded_at:%Y-%m-%d} "
+                f"after a decision relied on it; it can be deleted after that date"
+            )
+        return None
+    relied_on = document.relied_on(vendor)
+    if relied_on:
+        return (
+            f"A KYC decision relied on this document ({relied_on}): it cannot be deleted; upload a replacement, "
+            f"and it is kept as evidence for {settings.VENDOR_KYC_RETENTION_DAYS} days after that"
+        )
+    return None
 
 
 @transaction.atomic
 def vendor_document_delete(*, document: VendorDocument, actor: Staff, storage: Storage | None = None) -> Vendor:
-    """Delete a vendor's document: the row now, the file once the transaction commits. Returns the vendor."""
+    """Delete a vendor's document: the row now, the file once the transaction commits. Returns the vendor.
+
+    A document a decision relied on is refused with 409 RETENTION_HOLD while it is current (replace it
+    instead) and, once superseded, until its retention period has ended; after that this is its purge.
+    """
     _require(actor, "vendors.kyc.write", "deleting vendor KYC documents")
     locked = lock_vendor(document.vendor)
     document = VendorDocument.objects.select_for_update().get(pk=document.pk)
+    refusal = retention_refusal(document, locked, today())
+    if refusal:
+        raise DocumentRetained(details={"key": [refusal]})
     key = document.key
+    current = document.superseded_at is None
     document.delete()
     events.document_deleted(actor=actor, vendor=locked, document=document, key=key)
-    kyc_status_follow(vendor=locked, actor=actor, note=f"Deleted {document.document_key}", reopen=False)
+    if current:
+        kyc_status_follow(vendor=locked, actor=actor, note=f"Deleted {document.document_key}", reopen=False)
     transaction.on_commit(lambda: upload_discard(name=key, storage=storage))
     return locked
 
@@ -204,6 +257,8 @@ def vendor_document_review(
         raise ValidationFailed("Invalid reason code", details={"reason_code": [", ".join(ReviewReason.values)]})
     locked = lock_vendor(document.vendor)
     document = VendorDocument.objects.select_for_update().get(pk=document.pk)
+    if document.superseded_at is not None:
+        raise Conflict("This document was replaced and is kept as evidence; review the one in its slot now")
     before = {
         "decision": document.review_decision,
         "expiry_date": plain(document.expiry_date),

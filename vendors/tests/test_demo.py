@@ -29,6 +29,10 @@ def test_the_demo_has_vendors_at_every_stage_and_running_it_twice_changes_nothin
         assert (media / document.key).stat().st_size == document.size
     assert {d.review_decision for d in documents} >= {"", "APPROVED", "REREQUESTED"}
     assert any(document_duplicates(documents).values())  # a reused file, flagged
+    # the verified vendor's renewed trading licence: the one its decision relied on is kept, superseded
+    (kept,) = VendorDocument.objects.superseded()
+    assert kept.vendor.business_name == "Mbabane Fresh Market" and kept.document_key == "tradingLicense"
+    assert kept.vendor.kyc_status == "VERIFIED" and kept.superseded_by.superseded_at is None
     first = snapshot()
     call_command("seed_demo", stdout=io.StringIO())
     assert snapshot() == first

@@ -7,25 +7,28 @@ fields against the profile, every check of the rule, possible duplicates with li
 """
 
 import io
+from functools import partial
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q, QuerySet
-from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.db.models import QuerySet
+from django.http import Http404, HttpResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
+from backoffice.admin.actions import Done, object_action
 from backoffice.admin.base import EstimatedCountPaginator, ReadOnlyAdminMixin, StateHistoryInline
 from backoffice.admin.dashboard import register_card
+from backoffice.admin.fields import Badge
 from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.uploads import image_thumbnail_png
 from verification import services
 from verification.choices import Decision, ImageRole, JobStatus
 from verification.models import VerificationJob, VerificationJobEvent
-from verification.selectors.jobs import job_get, job_image
+from verification.selectors.jobs import job_get, job_image, job_work_counts
 from verification.selectors.results import job_results
 
 STATUS_LABELS = {
@@ -63,6 +66,11 @@ class AwaitingReviewFilter(admin.SimpleListFilter):
         if self.value() == "decided":
             return queryset.filter(decided_at__isnull=False)
         return queryset
+
+
+def _with_reasons(exc: DomainError) -> str:
+    reasons = "; ".join(" ".join(v) for v in (exc.details or {}).values())
+    return f"{exc.message}: {reasons}" if reasons else exc.message
 
 
 def framed_thumbnail(data: bytes, *, faces: list[dict], max_side: int) -> bytes:
@@ -174,13 +182,14 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
 
     @display(description="Status", ordering="status", label=STATUS_LABELS)
     def status_badge(self, obj):
-        return obj.status
+        return Badge(obj.status, obj.get_status_display())  # the colour from the code, the text in words
 
     @display(description="Decision", ordering="decision", label=DECISION_LABELS)
     def decision_badge(self, obj):
+        # the colour from the code, the text in words (not MANUAL_REVIEW: issue 31)
         if obj.awaits_review:
-            return Decision.MANUAL_REVIEW
-        return obj.decision or "-"
+            return Badge(Decision.MANUAL_REVIEW, Decision.MANUAL_REVIEW.label)
+        return Badge(obj.decision, obj.get_decision_display()) if obj.decision else "-"
 
     @display(description="Face similarity")
     def similarity(self, obj):
@@ -279,50 +288,42 @@ class VerificationJobAdmin(ReadOnlyAdminMixin, ModelAdmin):
         except DomainError:
             raise Http404("Job not found") from None
 
-    def _back(self, object_id):
-        return HttpResponseRedirect(reverse("admin:verification_verificationjob_change", args=[object_id]))
+    def _job_action(self, request, object_id, act, **kwargs):
+        return object_action(
+            self,
+            request,
+            object_id,
+            act,
+            back=reverse("admin:verification_verificationjob_change", args=[object_id]),
+            lookup=partial(self._job_for, request, object_id, "verification.run"),
+            **kwargs,
+        )
 
     def decide_view(self, request, object_id):
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        job = self._job_for(request, object_id, "verification.run")
-        try:
+        def decide(job):
             job = services.job_decide(
                 job=job,
                 actor=request.user,
                 decision=request.POST.get("decision", ""),
                 note=request.POST.get("note", "")[:NOTE_MAX_LENGTH],
             )
-        except DomainError as exc:
-            reasons = "; ".join(" ".join(v) for v in (exc.details or {}).values())
-            self.message_user(request, f"{exc.message}: {reasons}" if reasons else exc.message, messages.ERROR)
-        else:
-            who = job.user.full_name if job.user else "The user"
             if job.awaits_review:
-                self.message_user(
-                    request,
+                return Done(
                     "Approval proposed. This identity may be another user's: a second person must approve it, "
                     "with a reason.",
-                    messages.WARNING,
+                    level=messages.WARNING,
                 )
-                return self._back(object_id)
-            verdict = "verified" if job.decision == Decision.APPROVED else "rejected"
-            self.message_user(request, f"Decision recorded: {who} is {verdict}.", messages.SUCCESS)
-        return self._back(object_id)
+            who = job.user.full_name if job.user else "The user"
+            return f"Decision recorded: {who} is {'verified' if job.decision == Decision.APPROVED else 'rejected'}."
+
+        return self._job_action(request, object_id, decide, error=_with_reasons)
 
     def process_view(self, request, object_id):
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        job = self._job_for(request, object_id, "verification.run")
-        try:
+        def process(job):
             job = services.job_process(job=job, actor=request.user)
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-        else:
-            self.message_user(
-                request, f"Processed: {job.get_status_display()}, decision {job.decision}.", messages.SUCCESS
-            )
-        return self._back(object_id)
+            return f"Processed: {job.get_status_display()}, decision {job.decision}."
+
+        return self._job_action(request, object_id, process)
 
     def image_view(self, request, object_id, role):
         """A thumbnail of one of the job's images, drawn on the server (no raw upload reaches the browser)."""
@@ -351,10 +352,7 @@ def _verification_cards(request) -> list[dict]:
     """Jobs waiting for an officer (the officer's work), and failed runs that want another try."""
     if not request.user.has_capability("verification.read"):
         return []
-    counts = VerificationJob.objects.aggregate(
-        waiting=Count("pk", filter=Q(decision=Decision.MANUAL_REVIEW, decided_at__isnull=True)),
-        failed=Count("pk", filter=Q(status=JobStatus.FAILED)),
-    )
+    counts = job_work_counts()
     url = reverse("admin:verification_verificationjob_changelist")
     cards = [
         {

@@ -40,11 +40,21 @@ class _Models:
         import face_recognition_models
 
         self.dlib = dlib
-        self.detector = dlib.get_frontal_face_detector()
+        self._per_thread = threading.local()
         self.shape_predictor = dlib.shape_predictor(face_recognition_models.pose_predictor_five_point_model_location())
         self.encoder = dlib.face_recognition_model_v1(face_recognition_models.face_recognition_model_location())
         # the ResNet keeps each layer's output in the network object: one forward pass at a time
         self.encoder_lock = threading.Lock()
+
+    @property
+    def detector(self):
+        """This thread's HOG detector. dlib's object_detector must not be used by two threads at once (its
+        documentation: concurrent access needs a lock); shared, two comparisons at once crashed the process (a
+        test's xdist worker died in a full run). The model is built in and takes ~0.2 s to make, once per thread."""
+        detector = getattr(self._per_thread, "detector", None)
+        if detector is None:
+            detector = self._per_thread.detector = self.dlib.get_frontal_face_detector()
+        return detector
 
 
 _models: _Models | None = None

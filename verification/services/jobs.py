@@ -23,10 +23,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.choices import WebhookEventType
 from backoffice.errors import FourEyesRequired, ValidationFailed
 from backoffice.jsonkeys import snake
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.services import Actor, Move, fsm_move, history_record
+from backoffice.services.webhooks import webhook_emit
 from backoffice.tasks import dispatch
 from backoffice.uploads import UploadRejected, upload_discard
 from kyc.choices import DocumentType, VerificationStatus
@@ -63,6 +65,9 @@ from verification.selectors.jobs import job_image
 from verification.services.duplicates import by_face, by_id_number, by_image, signed64, vector_bytes
 
 logger = logging.getLogger("verification")
+
+# The task that runs a job, by its registered name (verification.tasks defines it and imports these services).
+PROCESS_JOB = "verification.process_job"
 SUBMITTED = "Identity document and selfie submitted"
 
 
@@ -336,8 +341,6 @@ def job_process_later(*, job: VerificationJob, actor: Actor = None) -> tuple[Ver
     worker when a broker is configured (503 when the broker is down), else to a thread of this process.
     A job sent twice runs once: the run claims it.
     """
-    from verification.tasks import process_job
-
     job.refresh_from_db()
     if job.status in FINISHED:
         return job, False
@@ -345,15 +348,13 @@ def job_process_later(*, job: VerificationJob, actor: Actor = None) -> tuple[Ver
     if _running(job):
         return job, False
     actor_id = str(actor.pk) if actor is not None else None
-    dispatch(process_job, args=(str(job.pk),), kwargs={"actor_id": actor_id}, background=True)
+    dispatch(PROCESS_JOB, args=(str(job.pk),), kwargs={"actor_id": actor_id}, background=True)
     events.job_queued(actor=actor, job=job)
     return job, True
 
 
 def job_requeue_stale() -> list[str]:
     """Send again every job whose run died mid-way (PROCESSING with a stale claim); their ids."""
-    from verification.tasks import process_job
-
     stale = timezone.now() - dt.timedelta(seconds=settings.VERIFICATION_STALE_CLAIM_SECONDS)
     ids = [
         str(pk)
@@ -362,7 +363,7 @@ def job_requeue_stale() -> list[str]:
         )[:500]
     ]
     for job_id in ids:
-        dispatch(process_job, args=(job_id,))
+        dispatch(PROCESS_JOB, args=(job_id,))
     if ids:
         logger.warning("sent %d verification jobs again: their runs died mid-way", len(ids))
     return ids
@@ -462,6 +463,7 @@ def _finish(run: _Run, *, outcome, face, images: dict, hashes: dict | None = Non
                 VerificationStatus.VERIFIED if outcome.decision == Decision.APPROVED else VerificationStatus.REJECTED
             )
             note = f"Job {job.pk}: {outcome.decision}" + (f" - {outcome.reason}" if outcome.reason else "")
+            _tell_the_platform(job, status=status, decision=outcome.decision)
             user_verification_close(
                 user=job.user,
                 record=job.record,
@@ -551,6 +553,8 @@ def job_decide(*, job: VerificationJob, actor: Actor, decision: str, note: str =
         job.rejection_code, job.rejection_reason = RejectionCode.OFFICER_DECISION, note
 
     def close_on_the_user(move: Move[VerificationJob]) -> None:
+        status = VerificationStatus.VERIFIED if approved else VerificationStatus.REJECTED
+        _tell_the_platform(job, status=status, decision=decision)
         facts = facts_from_ocr(job.ocr_result) if approved else None
         if facts is not None and any(d.get("type") == "ID_NUMBER" for d in job.duplicates):
             # another user holds this ID number: approving the identity does not hand this user that number too
@@ -583,6 +587,14 @@ def job_decide(*, job: VerificationJob, actor: Actor, decision: str, note: str =
         history=VerificationJobEvent,
         event=events.job_decided,
     ).instance
+
+
+def _tell_the_platform(job: VerificationJob, *, status: str, decision: str) -> None:
+    """The verification finished: a webhook to the payment platform, written with the decision."""
+    webhook_emit(
+        event_type=WebhookEventType.USER_VERIFICATION_COMPLETED,
+        data={"user_id": str(job.user_id), "job_id": str(job.pk), "verification_status": status, "decision": decision},
+    )
 
 
 def _propose_approval(job: VerificationJob, *, actor: Actor, note: str) -> VerificationJob:

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from backoffice.errors import DomainError
+from backoffice.models import SERVICE_KEY_SCOPES
 from backoffice.services.service_keys import service_key_create
 
 
@@ -12,7 +13,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            made = service_key_create(name=options["name"])
+            # the operator's key on the server opens the intake and its dry run (contract: service keys), named here
+            made = service_key_create(name=options["name"], scopes=list(SERVICE_KEY_SCOPES))
         except DomainError as exc:
             raise CommandError(exc.message) from None
         self.stdout.write(f"Service key {made.service_key.name!r} created; it is shown once, keep it now:")

@@ -6,7 +6,7 @@ import pytest
 from rest_framework import serializers
 
 from backoffice.api.serializers import MoneyField
-from backoffice.api.strictjson import decode
+from backoffice.strictjson import decode
 
 
 class Amount(serializers.Serializer):

@@ -1,12 +1,12 @@
-"""The strict JSON decoder every API body goes through (backoffice.api.strictjson)."""
+"""The strict JSON decoder every API body goes through (backoffice.strictjson)."""
 
 import json
 import sys
 
 import pytest
 
-from backoffice.api.strictjson import MAX_DEPTH, JsonNumber, MalformedJSON, decode, deeper_than
 from backoffice.errors import ValidationFailed
+from backoffice.strictjson import MAX_DEPTH, JsonNumber, MalformedJSON, decode, deeper_than
 
 
 def refused(raw: bytes) -> ValidationFailed:

@@ -27,7 +27,7 @@ def workers_of(master: int) -> set[int]:
 def server(tmp_path):
     metrics_dir = tmp_path / "metrics"
     metrics_dir.mkdir()
-    (metrics_dir / f"counter_{GONE_PID}.db").write_bytes(b"left by an earlier run")
+    (metrics_dir / f"gauge_livesum_{GONE_PID}.db").write_bytes(b"left by an earlier run")
     env = app_env(
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         MEDIA_ROOT=str(tmp_path / "media"),
@@ -63,7 +63,7 @@ def health_count(families: dict) -> float:
 
 
 def test_counts_add_up_across_workers_and_survive_a_killed_one(server):
-    assert not (server.metrics_dir / f"counter_{GONE_PID}.db").exists()  # cleaned at start
+    assert not (server.metrics_dir / f"gauge_livesum_{GONE_PID}.db").exists()  # cleaned at start
     for _ in range(15):
         assert http("GET", server.base + "/api/v1/health")[0] == 200
     first = workers_of(server.process.pid)

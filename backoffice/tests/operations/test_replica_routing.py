@@ -12,6 +12,7 @@ import pytest
 import requests
 
 from backoffice.tests.brokers import BROKER_URL
+from backoffice.tests.pgtemplate import migrated_database
 from backoffice.tests.servers import Gunicorn, app_env, manage
 
 pytestmark = [pytest.mark.slow, pytest.mark.outage]
@@ -31,9 +32,8 @@ def servers(tmp_path_factory):
     except psycopg2.OperationalError:
         pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
     directory = tmp_path_factory.mktemp("replica")
-    for name in (REPLICA, PRIMARY):
-        _db("dropdb", "--if-exists", name)
-    _db("createdb", PRIMARY)
+    _db("dropdb", "--if-exists", REPLICA)
+    migrated_database(PRIMARY)
     env = app_env(
         DATABASE_URL=PG + PRIMARY,
         REDIS_URL=BROKER_URL,
@@ -42,7 +42,6 @@ def servers(tmp_path_factory):
         RATE_LIMIT_STANDARD="10000/m",
         DB_CONN_MAX_AGE="0",
     )
-    manage(env, "migrate", "--noinput")
     for who in ("writer", "reader"):
         manage(env, "create_staff", "--email", f"{who}@ops.test", "--password", PASSWORD, "--role", "admin")
     script = (

@@ -7,7 +7,7 @@ import pytest
 from django.db import OperationalError
 
 from backoffice.ops import context, metrics
-from backoffice.tasks import CONTEXT_HEADER, QueueUnavailable, dispatch, queue_depths, wait_for_background
+from backoffice.tasks import CONTEXT_HEADER, QueueUnavailable, dispatch, queue_depths, registered, wait_for_background
 from backoffice.tests.operations.tasks import attempts, flaky, remember_context, seen
 
 
@@ -47,6 +47,18 @@ def test_in_the_background_it_runs_in_a_thread_that_keeps_the_request_id():
     assert threading.active_count() >= 1
 
 
+def test_a_service_names_the_task_it_starts_and_it_runs_as_the_task_itself_would():
+    dispatch("tests.remember_context", args=("by name",))
+    assert [row["label"] for row in seen] == ["by name"] and seen[0]["task"] == "tests.remember_context"
+
+
+def test_a_name_is_found_among_the_apps_task_modules_and_an_unknown_one_is_refused():
+    assert registered("verification.process_job").name == "verification.process_job"
+    assert registered("compliance.peps.screen_chunk").name == "compliance.peps.screen_chunk"
+    with pytest.raises(LookupError, match="no-such-task"):
+        dispatch("no-such-task")
+
+
 def test_transient_errors_are_retried_and_counted(settings):
     settings.TASK_MAX_RETRIES = 5
     retries_before = sample("vikela_task_retries_total", task="tests.flaky")
@@ -76,6 +88,12 @@ def test_with_a_broker_the_message_carries_the_request_id_and_goes_to_its_queue(
     assert message["headers"]["task"] == "tests.remember_context"
     assert message["headers"][CONTEXT_HEADER] == {"request_id": "req-queued", "principal": "staff:7"}
     assert queue_depths() == {"default": 1, "verification": 0}
+
+
+def test_with_a_broker_a_task_named_goes_to_its_routed_queue(redis_broker):
+    dispatch("verification.process_job", args=("0b1e4d6a-0000-4000-8000-000000000000",))
+    assert queue_depths() == {"default": 0, "verification": 1}
+    assert json.loads(redis_broker.lrange("verification", 0, -1)[0])["headers"]["task"] == "verification.process_job"
 
 
 def test_the_queue_depth_is_a_scrape_time_metric(redis_broker):

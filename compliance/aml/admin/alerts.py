@@ -19,11 +19,10 @@ The page's comments and evidence files are the case work section
 """
 
 import json
+from functools import partial
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Count, Prefetch, Q, prefetch_related_objects
-from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -32,23 +31,30 @@ from django.utils.html import format_html
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
+from backoffice.admin.actions import Done, object_action
 from backoffice.admin.base import DefaultChoiceFilter, EstimatedCountPaginator, object_urls
 from backoffice.admin.dashboard import register_card
-from backoffice.auth import roles
-from backoffice.choices import StaffRole
 from backoffice.errors import DomainError
 from backoffice.limits import NOTE_MAX_LENGTH
-from backoffice.models import Staff
 from compliance.aml import evidence, hooks
 from compliance.aml.choices import OFFICER_CLOSE_REASONS, AlertStatus
 from compliance.aml.filtersets import severity_rank
 from compliance.aml.models.alerts import ALERT_TRANSITIONS, OPEN_STATES, Alert
-from compliance.aml.models.rules import AMLRuleVersion
+from compliance.aml.selectors.triage import (
+    alert_history,
+    alert_page_prefetch,
+    alert_reports,
+    alert_rule_conditions,
+    alert_work_counts,
+    alerts_of_priority,
+    alerts_with_assignee,
+    assignable_staff,
+)
 from compliance.aml.services import alerts as services
+from compliance.aml.services.alert_queue import QUEUE_ACTIONS, alert_queue_apply, alert_triage_step, held_by_others
 from compliance.casework import deadlines
 from compliance.casework.admin.casework import CaseWorkAdminMixin
 from compliance.casework.choices import Priority, Severity
-from kyc.models import Transaction
 
 SEVERITY_COLOURS = {"CRITICAL": "danger", "HIGH": "warning", "MEDIUM": "info", "LOW": "success"}
 STATUS_COLOURS = {
@@ -57,23 +63,8 @@ STATUS_COLOURS = {
     AlertStatus.ESCALATED: "danger",
     AlertStatus.CLOSED_FALSE_POSITIVE: "success",
     AlertStatus.CLOSED_SAR_FILED: "success",
+    AlertStatus.CLOSED_TRUE_POSITIVE: "success",
 }
-
-
-def assignable_staff():
-    """Colleagues an alert may go to: active staff whose role works on alerts."""
-    working = [role for role in StaffRole.values if roles.has_capability(role, "alerts.manage")]
-    return Staff.objects.filter(is_active=True, role__in=working).order_by("first_name", "last_name", "email")
-
-
-def ageing(delta) -> str:
-    """A duration as a person says it: "40 min", "5 h", "3 days"."""
-    seconds = abs(delta.total_seconds())
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min"
-    if seconds < 2 * 86400:
-        return f"{int(seconds // 3600)} h"
-    return f"{int(seconds // 86400)} days"
 
 
 class QueueFilter(DefaultChoiceFilter):
@@ -123,26 +114,17 @@ class PriorityFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         value = self.value()
-        if value not in Priority.values:
-            return queryset
-        now = timezone.now()
-        past = {Priority.URGENT: 1 / 3, Priority.CRITICAL: 2 / 3, Priority.BREACHED: 1.0}
-        queryset = queryset.filter(status__in=OPEN_STATES)
-        if value == Priority.NEW:
-            return queryset.exclude(deadlines.alerts_past_share_q(1 / 3, now=now))
-        queryset = queryset.filter(deadlines.alerts_past_share_q(past[value], now=now))
-        following = {Priority.URGENT: 2 / 3, Priority.CRITICAL: 1.0}.get(value)
-        return queryset.exclude(deadlines.alerts_past_share_q(following, now=now)) if following else queryset
+        return alerts_of_priority(queryset, value) if value in Priority.values else queryset
 
 
 _KEPT = "alert_triage_kept"
 
 
-def _keep_choices(request, alert) -> None:
+def _keep_choices(request, object_id) -> None:
     """A refused triage step redirects back to the alert page: keep the reason, note and colleague chosen, so the
     officer corrects what was missing instead of choosing everything again."""
     request.session[_KEPT] = {
-        "alert": str(alert.pk),
+        "alert": str(object_id),
         "reason_code": request.POST.get("reason_code", "")[:64],
         "note": request.POST.get("note", "")[:NOTE_MAX_LENGTH],
         "assignee": request.POST.get("assignee", "")[:64],
@@ -150,7 +132,7 @@ def _keep_choices(request, alert) -> None:
 
 
 class BulkForm(forms.Form):
-    assignee = forms.ModelChoiceField(queryset=Staff.objects.none(), required=False, label="Colleague")
+    assignee = forms.ModelChoiceField(queryset=None, required=False, label="Colleague")
     reason_code = forms.ChoiceField(choices=[("", "Choose a reason"), *OFFICER_CLOSE_REASONS], required=False)
     note = forms.CharField(max_length=NOTE_MAX_LENGTH, required=False, widget=forms.Textarea(attrs={"rows": 3}))
     confirm_others = forms.BooleanField(required=False)
@@ -160,12 +142,7 @@ class BulkForm(forms.Form):
         self.fields["assignee"].queryset = assignable_staff()
 
 
-BULK_ACTIONS = {
-    "assign_to_me": "Assign to me",
-    "assign_to_colleague": "Assign to a colleague",
-    "start_review": "Start review",
-    "close_false_positive": "Close as false positive",
-}
+BULK_ACTIONS = QUEUE_ACTIONS
 
 
 @admin.register(Alert)
@@ -175,8 +152,7 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
     casework_kind = "alert"
 
     def casework_extra_context(self, request, alert) -> dict:
-        # the reports citing the alert, through the relation SARs declare (aml does not import sars)
-        reports = alert.sars.only("id", "sar_id", "status", "created_at").order_by("-created_at")
+        reports = alert_reports(alert)
         return {
             "reports": [
                 {
@@ -243,20 +219,7 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
     def get_object(self, request, object_id, from_field=None):
         """One alert with its rule, subject, assignee and transactions in a fixed number of queries."""
         alert = super().get_object(request, object_id, from_field)
-        if alert is not None:
-            prefetch_related_objects(
-                [alert],
-                "rule",
-                "user",
-                "assigned_to",
-                Prefetch(
-                    "related_transactions",
-                    queryset=Transaction.objects.select_related("counterparty_user", "counterparty_vendor").order_by(
-                        "created_at", "id"
-                    ),
-                ),
-            )
-        return alert
+        return alert_page_prefetch(alert) if alert is not None else None
 
     def get_ordering(self, request):
         return ("-severity_rank", "-created_at")
@@ -267,10 +230,12 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
     def severity_badge(self, obj):
         return obj.severity, obj.get_severity_display()
 
-    @display(description="Priority", label=deadlines.PRIORITY_COLOURS)
+    @display(description="Deadline", label=deadlines.PRIORITY_COLOURS)
     def priority_badge(self, obj):
+        if obj.is_closed:
+            return None  # a closed alert has no deadline left to watch
         priority = deadlines.alert_priority(obj)
-        return priority, Priority(priority).label
+        return priority, deadlines.PRIORITY_WORDS[priority].capitalize()
 
     @display(description="Status", ordering="status", label=STATUS_COLOURS)
     def status_badge(self, obj):
@@ -288,12 +253,12 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
         if obj.is_closed:
             return f"{due:%Y-%m-%d %H:%M}"
         now = timezone.now()
-        when = f"overdue by {ageing(now - due)}" if due < now else f"in {ageing(due - now)}"
+        when = f"overdue by {deadlines.ageing(now - due)}" if due < now else f"in {deadlines.ageing(due - now)}"
         return format_html('{} <span class="vk-muted">({})</span>', f"{due:%Y-%m-%d %H:%M}", when)
 
     @display(description="Age", ordering="created_at")
     def age_display(self, obj):
-        return ageing(timezone.now() - obj.created_at)
+        return deadlines.ageing(timezone.now() - obj.created_at)
 
     @admin.display(description="Figures as recorded")
     def details_text(self, obj):
@@ -306,7 +271,7 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
         # formaction: the page is one form already, and forms cannot nest
         url = reverse("admin:compliance_alert_file_sar", args=[obj.pk])
         return format_html(
-            '<button type="submit" class="button" formaction="{}" formmethod="post">'
+            '<button type="submit" class="vk-button" formaction="{}" formmethod="post" data-testid="draft-sar">'
             "Draft a SAR from this alert</button>",
             url,
         )
@@ -325,16 +290,13 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
 
     def _triage_context(self, request, alert) -> dict:
         transactions = list(alert.related_transactions.all())  # prefetched by get_object
-        conditions = None
-        if alert.rule_id:
-            version = AMLRuleVersion.objects.filter(rule_id=alert.rule_id, version=alert.rule_version).first()
-            conditions = (version.snapshot or {}).get("conditions") if version else alert.rule.conditions
-        events = list(alert.events.select_related("actor").order_by("created_at", "id"))
+        conditions = alert_rule_conditions(alert)
+        events = alert_history(alert)
         now = timezone.now()
         due = deadlines.alert_due_at(alert)
         may_act = self.has_triage_permission(request)
         moves = {to for (frm, to) in ALERT_TRANSITIONS if frm == alert.status} if may_act else set()
-        others = alert.assigned_to_id is not None and alert.assigned_to_id != request.user.pk
+        others = bool(held_by_others([alert], actor=request.user))
         return {
             "alert_obj": alert,
             "finding": evidence.finding(alert, conditions, transactions, occupation=alert.user.occupation),
@@ -343,9 +305,10 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
             "history": [(e, evidence.history_sentence(e)) for e in events],
             "due": due,
             "overdue": not alert.is_closed and due < now,
-            "due_in": ageing(due - now),
-            "age": ageing(now - alert.created_at),
+            "due_in": deadlines.ageing(due - now),
+            "age": deadlines.ageing(now - alert.created_at),
             "priority": deadlines.alert_priority(alert, now=now),
+            "priority_words": deadlines.PRIORITY_WORDS[deadlines.alert_priority(alert, now=now)],
             "may_triage": may_act,
             "moves": moves,
             "statuses": AlertStatus,
@@ -364,78 +327,59 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
 
     def triage_view(self, request, object_id):
         """One triage step from the alert page: assign, review, escalate, close, reopen (POST only)."""
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        alert = get_object_or_404(Alert.objects.select_related("assigned_to"), pk=object_id)
-        back = HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
-        if not self.has_triage_permission(request):
-            self.message_user(request, "Your role may not work on alerts.", messages.ERROR)
-            return back
-        op = request.POST.get("op", "")
-        if alert.assigned_to_id and alert.assigned_to_id != request.user.pk and not request.POST.get("confirm_others"):
-            name = alert.assigned_to.full_name or alert.assigned_to.email
-            self.message_user(
-                request,
-                f"This alert is assigned to {name}. Tick the confirmation to act on it anyway.",
-                messages.WARNING,
-            )
-            _keep_choices(request, alert)
-            return back
-        try:
-            message = self._triage(request, alert, op)
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-            _keep_choices(request, alert)
-        else:
-            self.message_user(request, message, messages.SUCCESS)
-        return back
+
+        def step(alert):
+            if held_by_others([alert], actor=request.user) and not request.POST.get("confirm_others"):
+                _keep_choices(request, object_id)
+                name = alert.assigned_to.full_name or alert.assigned_to.email
+                warning = f"This alert is assigned to {name}. Tick the confirmation to act on it anyway."
+                return Done(warning, level=messages.WARNING)
+            return self._triage(request, alert, request.POST.get("op", ""))
+
+        return object_action(
+            self,
+            request,
+            object_id,
+            step,
+            back=reverse("admin:compliance_alert_change", args=[object_id]),
+            lookup=partial(get_object_or_404, alerts_with_assignee(), pk=object_id),
+            allowed=self.has_triage_permission,
+            refused="Your role may not work on alerts.",
+            on_error=partial(_keep_choices, object_id=object_id),
+        )
 
     def _triage(self, request, alert, op: str) -> str:
-        note = request.POST.get("note", "")
-        actor = request.user
+        moved = alert_triage_step(
+            alert=alert,
+            actor=request.user,
+            op=op,
+            note=request.POST.get("note", ""),
+            reason_code=request.POST.get("reason_code", ""),
+            assignee_id=request.POST.get("assignee") or None,
+        )
         if op == "assign_me":
-            services.alert_assign(alert=alert, actor=actor, assignee=actor)
             return "The alert is assigned to you."
         if op == "assign":
-            assignee = services.assignee_from_id(request.POST.get("assignee") or None)
-            services.alert_assign(alert=alert, actor=actor, assignee=assignee)
+            assignee = moved.assigned_to
             return f"Assigned to {assignee.full_name or assignee.email}." if assignee else "Unassigned."
-        targets = {
-            "start_review": AlertStatus.UNDER_REVIEW,
-            "escalate": AlertStatus.ESCALATED,
-            "return_to_queue": AlertStatus.OPEN,
-            "close_false_positive": AlertStatus.CLOSED_FALSE_POSITIVE,
-            "reopen": AlertStatus.OPEN,
-        }
-        if op not in targets:
-            raise DomainError("Unknown triage step")
-        moved = services.alert_transition(
-            alert=alert,
-            actor=actor,
-            to_status=targets[op],
-            note=note,
-            reason_code=request.POST.get("reason_code", ""),
-        )
         return f"The alert is now {moved.get_status_display().lower()}."
 
     def file_sar_view(self, request, object_id):
-        alert = get_object_or_404(Alert, pk=object_id)
-        if request.method != "POST" or not self.has_change_permission(request):
-            return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
-        return self._file_sar(request, alert)
-
-    def _file_sar(self, request, alert):
-        try:
-            sar = hooks.sar_from_alert.first(alert=alert, actor=request.user)
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-            return HttpResponseRedirect(reverse("admin:compliance_alert_change", args=[alert.pk]))
-        self.message_user(
+        return object_action(
+            self,
             request,
-            f"SAR {sar.sar_id} drafted from the alert; the alert is escalated until the SAR is submitted.",
-            messages.SUCCESS,
+            object_id,
+            partial(self._file_sar, request),
+            back=reverse("admin:compliance_alert_change", args=[object_id]),
+            allowed=self.has_change_permission,
         )
-        return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[sar.pk]))
+
+    def _file_sar(self, request, alert) -> Done:
+        sar = hooks.sar_from_alert.first(alert=alert, actor=request.user)
+        return Done(
+            f"SAR {sar.sar_id} drafted from the alert; the alert is escalated until the SAR is submitted.",
+            reverse("admin:compliance_sar_change", args=[sar.pk]),
+        )
 
     def has_add_permission(self, request):
         return False
@@ -455,66 +399,31 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
         if len(alerts) > services.BULK_MAX:
             self.message_user(request, f"Select at most {services.BULK_MAX} alerts at once.", messages.ERROR)
             return None
-        others = [a for a in alerts if a.assigned_to_id and a.assigned_to_id != request.user.pk]
         form = BulkForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
-            problem = self._bulk_problem(action, form, others)
-            if problem is None:
-                self._bulk_apply(request, action, alerts, form.cleaned_data)
+            try:
+                result = alert_queue_apply(actor=request.user, action=action, alerts=alerts, **form.cleaned_data)
+            except DomainError as exc:
+                form.add_error(None, exc.message)
+            else:
+                if result.updated:
+                    done = f"{BULK_ACTIONS[action]}: {result.updated} alert(s) done."
+                    self.message_user(request, done, messages.SUCCESS)
+                for pk, message in result.errors:
+                    self.message_user(request, f"Alert {pk[:8]}: {message}", messages.ERROR)
                 return None
-            form.add_error(None, problem)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": f"{BULK_ACTIONS[action]}: {len(alerts)} alert(s)",
             "alerts": alerts,
-            "others": others,
+            "selected": alerts,
+            "others": held_by_others(alerts, actor=request.user),
             "form": form,
             "action": action,
             "action_label": BULK_ACTIONS[action],
         }
         return TemplateResponse(request, "compliance/alert_bulk.html", context)
-
-    @staticmethod
-    def _bulk_problem(action: str, form, others) -> str | None:
-        data = form.cleaned_data
-        if others and not data.get("confirm_others"):
-            return "Some alerts are assigned to someone else: confirm that you act on them anyway."
-        if action == "assign_to_colleague" and data.get("assignee") is None:
-            return "Choose the colleague."
-        if action == "close_false_positive" and not (data.get("reason_code") and data.get("note", "").strip()):
-            return "Closing needs a reason code and a note."
-        return None
-
-    def _bulk_apply(self, request, action: str, alerts, data) -> None:
-        actor = request.user
-        ids = [a.pk for a in alerts]
-        if action in ("assign_to_me", "assign_to_colleague"):
-            assignee = actor if action == "assign_to_me" else data["assignee"]
-            result = services.alert_bulk(actor=actor, alert_ids=ids, action="assign", assignee=assignee)
-        elif action == "close_false_positive":
-            result = services.alert_bulk(
-                actor=actor,
-                alert_ids=ids,
-                action="close_false_positive",
-                reason_code=data["reason_code"],
-                note=data["note"],
-            )
-        else:
-            errors, updated = [], 0
-            for alert in alerts:
-                try:
-                    services.alert_transition(
-                        alert=alert, actor=actor, to_status=AlertStatus.UNDER_REVIEW, note=data.get("note", "")
-                    )
-                    updated += 1
-                except DomainError as exc:
-                    errors.append((str(alert.pk), exc.message))
-            result = services.BulkResult(updated=updated, errors=errors)
-        if result.updated:
-            self.message_user(request, f"{BULK_ACTIONS[action]}: {result.updated} alert(s) done.", messages.SUCCESS)
-        for pk, message in result.errors:
-            self.message_user(request, f"Alert {pk[:8]}: {message}", messages.ERROR)
 
     @admin.action(description="Assign to me", permissions=["change"])
     def assign_to_me(self, request, queryset):
@@ -538,26 +447,14 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
         if len(alerts) != 1:
             self.message_user(request, "Select exactly one alert to file a SAR from.", messages.WARNING)
             return None
-        return self._file_sar(request, alerts[0])
-
-
-def my_work_counts(request) -> dict:
-    """The dashboard's "my work" figures for alerts, in one aggregate query."""
-    now = timezone.now()
-    return Alert.objects.filter(status__in=OPEN_STATES).aggregate(
-        mine=Count("id", filter=Q(assigned_to=request.user)),
-        mine_overdue=Count("id", filter=Q(assigned_to=request.user) & deadlines.alerts_past_share_q(1.0, now=now)),
-        overdue=Count("id", filter=deadlines.alerts_past_share_q(1.0, now=now)),
-        unassigned=Count("id", filter=Q(assigned_to__isnull=True)),
-        **{s.lower(): Count("id", filter=Q(severity=s)) for s in Severity.values},
-    )
+        return self.file_sar_view(request, alerts[0].pk)
 
 
 @register_card
 def _alert_cards(request):
     if not request.user.has_perm("compliance.view_alert"):
         return []
-    counts = my_work_counts(request)
+    counts = alert_work_counts(request.user)
     link = reverse("admin:compliance_alert_changelist")
     cards = [
         {

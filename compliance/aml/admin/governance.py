@@ -3,23 +3,28 @@
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.views.main import ChangeList
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
 
-from backoffice.admin.base import ServiceErrorsAdminMixin
+from backoffice.admin.actions import Done, each_object, object_action
+from backoffice.admin.base import ServiceErrorsAdminMixin, object_urls
 from backoffice.admin.dashboard import register_card
-from backoffice.errors import DomainError
+from backoffice.errors import ValidationFailed
+from compliance.aml.choices import ProposalStatus
 from compliance.aml.models.governance import RuleProposal, RuleSnooze
 from compliance.aml.selectors import rules as selectors
+from compliance.aml.selectors.triage import proposals_awaiting
 from compliance.aml.services import governance
 
 
-def _show(value) -> str:
-    if value is None:
-        return "—"
-    return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+def _rule_id(proposal) -> str:
+    return proposal.rule.rule_id
 
 
 class DiffChangeList(ChangeList):
@@ -69,15 +74,73 @@ class RuleProposalAdmin(ModelAdmin):
         diff = getattr(obj, "diff", None)
         if diff is None:
             diff = selectors.proposal_diff(obj)
-        return "; ".join(f"{what}: {_show(was)} → {_show(now)}" for what, was, now in diff)
+        return selectors.diff_summary(diff)
 
     @admin.display(description="Changes, parameter by parameter")
     def change_table(self, obj):
-        rows = [(what, _show(was), _show(now)) for what, was, now in selectors.proposal_diff(obj)]
+        rows = selectors.diff_in_words(selectors.proposal_diff(obj))
+        if not rows:
+            return "No change: every value is the rule's already (a list in another order is the same list)."
         return format_html(
-            '<table class="vk-table" data-testid="proposal-diff"><thead><tr><th>What</th><th>Now</th>'
-            "<th>Proposed</th></tr></thead><tbody>{}</tbody></table>",
-            format_html_join("", "<tr><td><code>{}</code></td><td>{}</td><td><strong>{}</strong></td></tr>", rows),
+            '<table class="vk-table" data-testid="proposal-diff"><thead><tr><th scope="col">What</th>'
+            '<th scope="col">Now</th><th scope="col">Proposed</th></tr></thead><tbody>{}</tbody></table>',
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td><strong>{}</strong></td></tr>", rows),
+        )
+
+    # ---------------------------------------------------------------- the proposal's own page, with its decision
+
+    def get_urls(self):
+        return object_urls(self, {"decide": self.decide_view}) + super().get_urls()
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        get_object_or_404(RuleProposal, pk=object_id)
+        proposal, events = selectors.proposal_page(object_id)
+        pending = proposal.status == ProposalStatus.PENDING
+        own = proposal.proposed_by_id == request.user.pk
+        backtest = reverse("admin:compliance_amlrule_backtest", args=[proposal.rule_id])
+        context = {
+            **self.admin_site.each_context(request),
+            "title": str(proposal),
+            "opts": self.opts,
+            "proposal": proposal,
+            "rule": proposal.rule,
+            "rows": self.change_table(proposal),
+            "events": events,
+            "stale": pending and proposal.rule.version != proposal.base_version,
+            "own": own,
+            "may_decide": pending and not own and self.has_decide_permission(request),
+            "decide_url": reverse("admin:compliance_ruleproposal_decide", args=[proposal.pk]),
+            "backtest_url": f"{backtest}?proposal={proposal.pk}" if "conditions" in proposal.changes else "",
+        }
+        return TemplateResponse(request, "compliance/rule_proposal.html", context)
+
+    def decide_view(self, request, object_id):
+        """Approve or reject from the proposal's page (POST only), with the reason either needs."""
+        op = request.POST.get("op", "")
+        reason = (request.POST.get("reason") or "").strip()
+        back = reverse("admin:compliance_ruleproposal_change", args=[object_id])
+
+        def decide(proposal):
+            if not reason:
+                raise ValidationFailed("Say why you approve or reject the change.")
+            if op == "approve":
+                governance.proposal_approve(proposal=proposal, actor=request.user, note=reason)
+                return Done(f"{proposal.rule.rule_id}: change approved and in force.", back)
+            if op == "reject":
+                governance.proposal_reject(proposal=proposal, actor=request.user, reason=reason)
+                return Done(f"{proposal.rule.rule_id}: change rejected; the rule stays as it is.", back)
+            raise ValidationFailed("Choose approve or reject.")
+
+        return object_action(
+            self,
+            request,
+            object_id,
+            decide,
+            back=back,
+            allowed=self.has_decide_permission,
+            refused="Only an MLRO or an admin may decide a rule change.",
         )
 
     def has_add_permission(self, request):
@@ -95,13 +158,14 @@ class RuleProposalAdmin(ModelAdmin):
 
     @admin.action(description="Approve the selected changes", permissions=["decide"])
     def approve_selected(self, request, queryset):
-        for proposal in queryset.select_related("rule"):
-            try:
-                governance.proposal_approve(proposal=proposal, actor=request.user)
-            except DomainError as exc:
-                self.message_user(request, f"{proposal.rule.rule_id}: {exc.message}", messages.ERROR)
-                continue
-            self.message_user(request, f"{proposal.rule.rule_id}: change approved and in force.", messages.SUCCESS)
+        each_object(
+            self,
+            request,
+            queryset.select_related("rule"),
+            lambda proposal: governance.proposal_approve(proposal=proposal, actor=request.user),
+            label=_rule_id,
+            done=lambda proposal, _: f"{proposal.rule.rule_id}: change approved and in force.",
+        )
 
     @admin.action(description="Reject the selected changes…", permissions=["decide"])
     def reject_selected(self, request, queryset):
@@ -109,19 +173,20 @@ class RuleProposalAdmin(ModelAdmin):
         form = RejectForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
             reason = form.cleaned_data["reason"]
-            for proposal in proposals:
-                try:
-                    governance.proposal_reject(proposal=proposal, actor=request.user, reason=reason)
-                except DomainError as exc:
-                    self.message_user(request, f"{proposal.rule.rule_id}: {exc.message}", messages.ERROR)
-                    continue
-                self.message_user(request, f"{proposal.rule.rule_id}: change rejected.", messages.SUCCESS)
+            each_object(
+                self,
+                request,
+                proposals,
+                lambda proposal: governance.proposal_reject(proposal=proposal, actor=request.user, reason=reason),
+                label=_rule_id,
+                done=lambda proposal, _: f"{proposal.rule.rule_id}: change rejected.",
+            )
             return None
         context = {
             **self.admin_site.each_context(request),
             "title": "Reject rule changes",
             "opts": self.opts,
-            "proposals": proposals,
+            "selected": proposals,
             "form": form,
             "action": "reject_selected",
         }
@@ -138,25 +203,14 @@ class SnoozeForm(forms.ModelForm):
         fields = ("rule", "expires_at", "reason")
 
     def clean_customer(self):
-        import uuid
-
-        from kyc.models import PlatformUser
-
         ref = self.cleaned_data["customer"].strip()
-        user = PlatformUser.objects.filter(phone_number=ref).first()
-        if user is None:
-            try:
-                user = PlatformUser.objects.filter(pk=uuid.UUID(ref)).first()
-            except ValueError:
-                user = None
+        user = selectors.snooze_customer(ref)
         if user is None:
             raise forms.ValidationError("No customer with this phone number or id.")
         self.instance.user = user
         return ref
 
     def clean_expires_at(self):
-        from django.utils import timezone
-
         expires_at = self.cleaned_data["expires_at"]
         if expires_at <= timezone.now():
             raise forms.ValidationError("Must be in the future.")
@@ -194,19 +248,38 @@ class RuleSnoozeAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             return
-        created = governance.rule_snooze(
+        outcome = governance.rule_snooze_ask(
             rule=obj.rule, user=obj.user, actor=request.user, expires_at=obj.expires_at, reason=obj.reason
         )
-        obj.pk = created.pk
+        if outcome.waits:
+            # a HIGH or CRITICAL rule under four eyes: no snooze yet, a request for a second person
+            request._snooze_approval = outcome.request
+            return
+        obj.pk = outcome.result.pk
         obj._state.adding = False
+
+    def log_addition(self, request, obj, message):
+        if getattr(request, "_snooze_approval", None) is None:
+            return super().log_addition(request, obj, message)
+        return None  # nothing was added yet: the approval request is audited on its own
+
+    def response_add(self, request, obj, post_url_continue=None):
+        approval = getattr(request, "_snooze_approval", None)
+        if approval is None:
+            return super().response_add(request, obj, post_url_continue)
+        self.message_user(
+            request,
+            f"Snooze asked for: {approval.summary}. It waits for another MLRO or admin (Approvals: waiting for my "
+            "approval); the rule keeps running for this customer until then.",
+            messages.WARNING,
+        )
+        return HttpResponseRedirect(reverse("admin:backoffice_approvalrequest_change", args=[approval.pk]))
 
     @admin.action(description="End the selected snoozes now", permissions=["change"])
     def end_selected(self, request, queryset):
-        for snooze in queryset:
-            try:
-                governance.rule_snooze_end(snooze=snooze, actor=request.user)
-            except DomainError as exc:
-                self.message_user(request, f"{snooze}: {exc.message}", messages.ERROR)
+        each_object(
+            self, request, queryset, lambda snooze: governance.rule_snooze_end(snooze=snooze, actor=request.user)
+        )
 
     def has_delete_permission(self, request, obj=None):
         return False
@@ -218,7 +291,7 @@ def _proposal_cards(request):
     has = getattr(request.user, "has_capability", None)
     if not (has and has("rules.approve")):
         return []
-    waiting = RuleProposal.objects.filter(status="PENDING").exclude(proposed_by=request.user).count()
+    waiting = proposals_awaiting(request.user)
     return [
         {
             "title": "Rule changes awaiting my approval",

@@ -1,10 +1,8 @@
 """The held-transaction queue: oldest first, the hits that held each one, the customer's context, and one
 release or reject with a note (through kyc's ledger service, like the API)."""
 
-from django.contrib import admin, messages
-from django.db.models import Count, Q
-from django.http import HttpResponseNotAllowed, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -12,16 +10,17 @@ from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin
 from unfold.decorators import display
 
+from backoffice.admin.actions import Done, object_action
 from backoffice.admin.base import EstimatedCountPaginator, object_urls
 from backoffice.admin.dashboard import register_card
-from backoffice.errors import DomainError
-from compliance.aml.admin.alerts import ageing
-from compliance.aml.models.alerts import OPEN_STATES, Alert
+from backoffice.errors import ValidationFailed
+from backoffice.selectors.approvals import approval_pending_for
 from compliance.aml.models.held import HeldTransaction
+from compliance.aml.selectors.triage import held_counts, held_transaction_page
 from compliance.aml.services.held import held_alerts, held_overdue_since
+from compliance.casework.deadlines import ageing
 from kyc.choices import TransactionStatus
-from kyc.models import Transaction
-from kyc.services.ledger import held_transaction_reject, held_transaction_release
+from kyc.services.ledger import HELD_RELEASE_KIND, HELD_TARGET, held_transaction_reject, held_transaction_release_ask
 
 ACTION_COLOURS = {"BLOCK": "danger", "HOLD": "warning", "ALERT": "info"}
 RECENT = 8
@@ -92,8 +91,16 @@ class HeldTransactionAdmin(ModelAdmin):
     def rules(self, obj):
         return format_html_join(
             " ",
-            '<span class="vk-badge" title="{}">{} v{} {}</span>',
-            ((h["severity"], h["rule_id"], h["rule_version"], h["action"].lower()) for h in obj.hits),
+            '<span class="vk-badge" title="{}">{}{} {}</span>',
+            (
+                (
+                    h["severity"],
+                    h["rule_id"],
+                    f" v{h['rule_version']}" if h.get("rule_version") is not None else f" {h.get('list', '')}",
+                    h["action"].lower(),
+                )
+                for h in obj.hits
+            ),
         )
 
     @display(description="")
@@ -108,72 +115,65 @@ class HeldTransactionAdmin(ModelAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         if not self.has_view_or_change_permission(request):
-            return self.admin_site.login(request) if not request.user.is_active else self._forbidden()
-        tx = get_object_or_404(
-            Transaction.objects.select_related("user", "reviewed_by", "counterparty_user", "counterparty_vendor"),
-            pk=object_id,
-        )
-        user = tx.user
-        recent = list(Transaction.objects.filter(user=user).exclude(pk=tx.pk).order_by("-created_at", "-id")[:RECENT])
-        alert_counts = Alert.objects.filter(user=user).aggregate(
-            open=Count("id", filter=Q(status__in=OPEN_STATES)), total=Count("id")
-        )
+            if request.user.is_active:
+                raise PermissionDenied
+            return self.admin_site.login(request)
+        page = held_transaction_page(object_id, recent=RECENT)
+        tx = page["tx"]
         context = {
             **self.admin_site.each_context(request),
             "title": f"Held transaction {tx.reference}",
-            "tx": tx,
-            "customer": user,
+            "customer": tx.user,
             "hits": tx.hits,
             "alerts": held_alerts([tx.pk]),
-            "alert_counts": alert_counts,
-            "other_held": Transaction.objects.filter(user=user, status=TransactionStatus.HELD)
-            .exclude(pk=tx.pk)
-            .count(),
-            "recent": recent,
-            "history": list(tx.events.select_related("actor").order_by("created_at", "id")),
+            **page,
             "waited": ageing(timezone.now() - tx.created_at),
             "overdue": tx.status == TransactionStatus.HELD and tx.created_at < held_overdue_since(),
             "may_decide": tx.status == TransactionStatus.HELD and self.has_decide_permission(request),
             "decide_url": reverse("admin:compliance_heldtransaction_decide", args=[tx.pk]),
+            # a release above HELD_RELEASE_FOUR_EYES_ABOVE already asked for (docs/dual-control.md)
+            "release_waiting": approval_pending_for(kind=HELD_RELEASE_KIND, target_type=HELD_TARGET, target_id=tx.pk),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "compliance/held_transaction.html", context)
 
-    def _forbidden(self):
-        from django.core.exceptions import PermissionDenied
-
-        raise PermissionDenied
-
     def decide_view(self, request, object_id):
         """Release or reject from the page (POST only), with the note the API also requires."""
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        back = HttpResponseRedirect(reverse("admin:compliance_heldtransaction_change", args=[object_id]))
-        if not self.has_decide_permission(request):
-            self.message_user(request, "Your role may not decide held transactions.", messages.ERROR)
-            return back
         op = request.POST.get("op", "")
-        service = {"release": held_transaction_release, "reject": held_transaction_reject}.get(op)
-        if service is None:
-            self.message_user(request, "Choose release or reject.", messages.ERROR)
-            return back
-        try:
-            tx = service(transaction_id=object_id, actor=request.user, note=request.POST.get("note", ""))
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-            return back
-        verb = "released: the money moved" if op == "release" else "rejected: no money moved"
-        self.message_user(request, f"Transaction {tx.reference} {verb}.", messages.SUCCESS)
-        return HttpResponseRedirect(reverse("admin:compliance_heldtransaction_changelist"))
+
+        def decide(_):
+            service = {"release": held_transaction_release_ask, "reject": held_transaction_reject}.get(op)
+            if service is None:
+                raise ValidationFailed("Choose release or reject.")
+            outcome = service(transaction_id=object_id, actor=request.user, note=request.POST.get("note", ""))
+            if op == "release" and outcome.waits:
+                # above HELD_RELEASE_FOUR_EYES_ABOVE: a second person decides it from the approval queue
+                return Done(
+                    f"Release asked for: {outcome.request.summary}. It waits for a second person "
+                    "(Approvals: waiting for my approval); the transaction stays held.",
+                    reverse("admin:backoffice_approvalrequest_change", args=[outcome.request.pk]),
+                )
+            tx = outcome.result if op == "release" else outcome
+            verb = "released: the money moved" if op == "release" else "rejected: no money moved"
+            return Done(f"Transaction {tx.reference} {verb}.", reverse("admin:compliance_heldtransaction_changelist"))
+
+        return object_action(
+            self,
+            request,
+            object_id,
+            decide,
+            back=reverse("admin:compliance_heldtransaction_change", args=[object_id]),
+            lookup=lambda: None,  # the ledger's service finds and locks the row itself
+            allowed=self.has_decide_permission,
+            refused="Your role may not decide held transactions.",
+        )
 
 
 @register_card
 def _held_cards(request):
     if not request.user.has_perm("compliance.view_heldtransaction"):
         return []
-    counts = Transaction.objects.filter(status=TransactionStatus.HELD).aggregate(
-        held=Count("id"), overdue=Count("id", filter=Q(created_at__lt=held_overdue_since()))
-    )
+    counts = held_counts(overdue_since=held_overdue_since())
     link = reverse("admin:compliance_heldtransaction_changelist")
     return [
         {

@@ -1,6 +1,6 @@
 """The admin's rule form: one input per parameter of the rule's type, generated from the parameter schema.
 
-``compliance.aml.engine.parameters`` is the one schema: it declares each
+``compliance.aml.models.parameters`` is the one schema: it declares each
 type's parameters (``PARAMETERS``), how they are shown (``LABELS``) and it
 validates them (``validate_conditions``). This module only turns its entries
 into form fields and the fields back into the interface's ``conditions`` JSON;
@@ -14,7 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from compliance.aml.choices import RuleType
-from compliance.aml.engine.parameters import (
+from compliance.aml.models.parameters import (
     LABELS,
     Label,
     Param,
@@ -23,6 +23,8 @@ from compliance.aml.engine.parameters import (
     parameters_of,
 )
 from compliance.aml.models.rules import AMLRule
+from compliance.aml.selectors.rules import rule_is_active, same_value
+from kyc.choices import TransactionType
 
 PREFIX = "param_"
 NUMERIC = ("amount", "window", "count", "percent", "percent100")
@@ -49,8 +51,9 @@ def parameter_field(name: str, param: Param) -> forms.Field:
     if param.kind == "boolean":
         return forms.BooleanField(**common)
     if param.kind == "choices":
+        labels = dict(TransactionType.choices)  # the one list of choices is the ledger's types: their labels
         return forms.MultipleChoiceField(
-            choices=[(c, c) for c in param.choices], widget=forms.CheckboxSelectMultiple, **common
+            choices=[(c, labels.get(c, c)) for c in param.choices], widget=forms.CheckboxSelectMultiple, **common
         )
     return forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), **common)
 
@@ -80,10 +83,45 @@ def json_value(param: Param, value):
     return [item for item in items if item] or None
 
 
+ON_HIT = [
+    ("ALERT", "Alert: raise an alert, the money moves"),
+    ("HOLD", "Hold: keep the transaction for an officer's review before any money moves"),
+    ("BLOCK", "Block: refuse the transaction"),
+]
+
+
+def actions_from(base: dict, *, on_hit: str, create_alert: bool, notify: bool) -> dict:
+    """The rule's ``actions`` JSON from the form's choices; keys the form does not show are kept, and a flag the
+    rule never had is written only when it says something (so an unchanged form changes nothing)."""
+    actions = dict(base or {})
+    wanted = {
+        "hold": on_hit == "HOLD",
+        "block": on_hit == "BLOCK",
+        "createAlert": create_alert,
+        "notifyCompliance": notify,
+    }
+    defaults = {"hold": False, "block": False, "createAlert": True, "notifyCompliance": False}
+    for name, value in wanted.items():
+        if name in actions or value != defaults[name]:
+            actions[name] = value
+    return actions
+
+
 class AMLRuleForm(forms.ModelForm):
     """Create or edit a rule of one type (``rule_type`` is set on the generated subclass, see ``form_for``)."""
 
     rule_type: str = ""
+
+    on_hit = forms.ChoiceField(
+        choices=ON_HIT, initial="ALERT", widget=forms.RadioSelect, label="On a hit", required=False
+    )
+    create_alert = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Raise an alert for each hit",
+        help_text="Unticked, the rule only logs its hits (no alert for an officer).",
+    )
+    notify_compliance = forms.BooleanField(required=False, label="Tell the compliance team")
 
     generate_description = forms.BooleanField(
         required=False, label="Write the description from the parameters", help_text=""
@@ -103,7 +141,7 @@ class AMLRuleForm(forms.ModelForm):
 
     class Meta:
         model = AMLRule
-        fields = ("rule_id", "name", "description", "category", "severity", "priority", "is_active", "actions")
+        fields = ("rule_id", "name", "description", "category", "severity", "priority", "is_active")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -112,6 +150,11 @@ class AMLRuleForm(forms.ModelForm):
             self.fields["reason"].required = True
         current = self.instance.conditions if self.editing and self.instance.rule_type == self.rule_type else {}
         self.base_conditions = dict(current or {})
+        self.base_actions = dict(self.instance.actions or {}) if self.editing else {}
+        if self.editing:
+            self.fields["on_hit"].initial = self.instance.hit_action
+            self.fields["create_alert"].initial = self.instance.creates_alerts
+            self.fields["notify_compliance"].initial = bool(self.base_actions.get("notifyCompliance"))
         for name, param in parameters_of(self.rule_type).items():
             self.fields[field_name(name)].initial = initial_value(param, self.base_conditions.get(name))
         generated = describe(self.base_conditions) if self.base_conditions else ""
@@ -124,7 +167,7 @@ class AMLRuleForm(forms.ModelForm):
             )
 
     def _check_disable(self, cleaned) -> None:
-        was_active = self.editing and AMLRule.objects.filter(pk=self.instance.pk, is_active=True).exists()
+        was_active = self.editing and rule_is_active(self.instance.pk)
         grave = cleaned.get("severity") in ("HIGH", "CRITICAL") or self.initial.get("severity") in ("HIGH", "CRITICAL")
         if was_active and not cleaned.get("is_active") and grave and not cleaned.get("confirm_disable"):
             self.add_error("confirm_disable", "Confirm that this HIGH or CRITICAL rule is to be switched off.")
@@ -135,6 +178,8 @@ class AMLRuleForm(forms.ModelForm):
         conditions["ruleType"] = self.rule_type
         for name, param in parameters_of(self.rule_type).items():
             value = json_value(param, self.cleaned_data.get(field_name(name)))
+            if isinstance(value, list) and same_value(value, self.base_conditions.get(name)):
+                value = self.base_conditions[name]  # the same choices ticked: keep their order, no spurious change
             if value is not None:
                 conditions[name] = value
         return conditions
@@ -144,6 +189,13 @@ class AMLRuleForm(forms.ModelForm):
         self._check_disable(cleaned)
         conditions = self.conditions()
         self.instance.conditions = conditions
+        if cleaned.get("on_hit"):  # a post without the choices (a script's) leaves the actions as they are
+            self.instance.actions = actions_from(
+                self.base_actions,
+                on_hit=cleaned["on_hit"],
+                create_alert=bool(cleaned.get("create_alert")),
+                notify=bool(cleaned.get("notify_compliance")),
+            )
         self.instance.rule_type = self.rule_type
         description = (cleaned.get("description") or "").strip()
         if cleaned.get("generate_description") or not description:

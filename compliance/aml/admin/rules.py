@@ -13,14 +13,25 @@ from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from unfold.admin import ModelAdmin
+from unfold.widgets import (
+    CHECKBOX_CLASSES,
+    INPUT_CLASSES,
+    LABEL_CLASSES,
+    SELECT_CLASSES,
+    TEXTAREA_CLASSES,
+    UnfoldAdminCheckboxSelectMultipleWidget,
+)
 
+from backoffice.admin.actions import each_object
 from backoffice.admin.base import ServiceErrorsAdminMixin, object_urls
 from backoffice.errors import DomainError
+from compliance.aml import charts
 from compliance.aml.admin.rule_forms import (
     field_name,
     form_for,
@@ -31,12 +42,12 @@ from compliance.aml.admin.rule_forms import (
 )
 from compliance.aml.choices import RuleType
 from compliance.aml.engine import backtest as backtests
-from compliance.aml.engine.parameters import LABELS, Label, format_value, parameters_of
+from compliance.aml.models.parameters import LABELS, Label, format_value, parameters_of
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.selectors import outcomes as outcome_selectors
 from compliance.aml.selectors import rules as selectors
+from compliance.aml.selectors.rules import show_value
 from compliance.aml.services import governance
-from compliance.aml.services import rules as services
 from compliance.casework.choices import Severity
 
 PERIODS = {"30": 30, "90": 90, "365": 365}
@@ -67,14 +78,6 @@ def _hours(hours: float | None) -> str:
     if hours is None:
         return "—"
     return f"{hours:.1f} h" if hours < 48 else f"{hours / 24:.1f} d"
-
-
-def _show(value) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
 
 
 class OutcomePeriodFilter(admin.SimpleListFilter):
@@ -222,7 +225,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                 {"fields": parameter_field_names(rule_type) if may_change else ["parameters_display"]},
             ),
             ("Description", {"fields": ["description", "generate_description"]}),
-            ("Actions", {"fields": ["actions"], "description": 'JSON, e.g. {"createAlert": true}'}),
+            ("Actions", {"fields": ["on_hit", "create_alert", "notify_compliance"]}),
             ("Change", {"fields": ["reason", "confirm_disable"] if obj is not None else ["reason"]}),
         ]
         if obj is not None:
@@ -252,14 +255,12 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
     def save_model(self, request, obj, form, change):
         reason = form.cleaned_data.get("reason", "")
         if change:
-            current = AMLRule.objects.get(pk=obj.pk)
-            candidate = {name: getattr(obj, name) for name in AMLRule.UPDATABLE}
-            changes = {name: value for name, value in candidate.items() if getattr(current, name) != value}
-            outcome = governance.rule_change(rule=current, actor=request.user, changes=changes, reason=reason)
+            values = {name: getattr(obj, name) for name in AMLRule.UPDATABLE}
+            outcome = governance.rule_change_to(rule_pk=obj.pk, actor=request.user, values=values, reason=reason)
             request._rule_proposal = outcome.proposal
             obj.refresh_from_db()
             return
-        created = services.rule_create(
+        outcome = governance.rule_create_governed(
             actor=request.user,
             rule_id=obj.rule_id,
             name=obj.name,
@@ -272,8 +273,22 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             priority=obj.priority,
             reason=reason,
         )
-        obj.pk = created.pk
+        # under four eyes a rule asked for active is created off, and switching it on is proposed
+        request._rule_proposal = outcome.proposal
+        obj.pk = outcome.rule.pk
+        obj.is_active = outcome.rule.is_active
         obj._state.adding = False
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if getattr(request, "_rule_proposal", None) is not None:
+            self.message_user(
+                request,
+                f"Rule {obj.rule_id} created switched off: switching it on is proposed, and takes effect when "
+                "another MLRO or admin approves it.",
+                messages.WARNING,
+            )
+            return HttpResponseRedirect(reverse("admin:compliance_amlrule_change", args=[obj.pk]))
+        return super().response_add(request, obj, post_url_continue)
 
     def response_change(self, request, obj):
         proposal = getattr(request, "_rule_proposal", None)
@@ -296,61 +311,27 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             for name, param in params.items()
             if name in (obj.conditions or {})
         ]
-        return format_html(
-            '<table class="vk-table" data-testid="rule-parameters"><tbody>{}</tbody></table>',
-            format_html_join("", '<tr><th scope="row">{}</th><td>{}</td></tr>', rows),
-        )
+        return render_to_string("compliance/rule_fields/parameters.html", {"rows": rows})
 
     @admin.display(description="Waiting for approval")
     @_once
     def pending_proposals(self, obj):
         pending = [p for p in selectors.rule_proposals(obj) if p.status == "PENDING"]
-        if not pending:
-            return "None."
-        diffs = selectors.proposal_diffs(pending)
-        rows = []
-        for proposal in pending:
-            link = reverse("admin:compliance_ruleproposal_change", args=[proposal.pk])
-            changes = "; ".join(f"{w}: {_show(a)} → {_show(b)}" for w, a, b in diffs[proposal.pk])
-            who = proposal.proposed_by.email if proposal.proposed_by else "—"
-            rows.append((link, who, proposal.created_at.strftime("%Y-%m-%d %H:%M"), changes, proposal.reason))
-        return format_html(
-            '<table class="vk-table" data-testid="pending-proposals"><thead><tr><th>Proposal</th><th>By</th>'
-            "<th>When</th><th>Changes</th><th>Why</th></tr></thead><tbody>{}</tbody></table>",
-            format_html_join(
-                "",
-                '<tr><td><a href="{}">open</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>',
-                rows,
-            ),
-        )
+        diffs = selectors.proposal_diffs(pending) if pending else {}
+        rows = [{"proposal": p, "changes": selectors.diff_summary(diffs[p.pk])} for p in pending]
+        return render_to_string("compliance/rule_fields/proposals.html", {"rows": rows})
 
     @admin.display(description="Version history (parameter by parameter)")
     @_once
     def version_history(self, obj):
-        rows = []
-        for entry in selectors.rule_history(obj):
-            version = entry["version"]
-            changes = format_html_join(
-                "",
-                "<div><code>{}</code>: {} → <strong>{}</strong></div>",
-                [(w, _show(a), _show(b)) for w, a, b in entry["changes"]],
-            )
-            rows.append(
-                (
-                    version.version,
-                    version.created_at.strftime("%Y-%m-%d %H:%M"),
-                    version.changed_by.email if version.changed_by else "system",
-                    version.approved_by.email if version.approved_by else "—",
-                    version.reason or "—",
-                    changes or "no change",
-                )
-            )
-        return format_html(
-            '<table class="vk-table" data-testid="version-history"><thead><tr><th>Version</th><th>When</th>'
-            "<th>Proposed by</th><th>Approved by</th><th>Why</th><th>Changes</th></tr></thead><tbody>{}</tbody>"
-            "</table>",
-            format_html_join("", "<tr><td>v{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
-        )
+        rows = [
+            {
+                "version": entry["version"],
+                "changes": [(w, show_value(a), show_value(b)) for w, a, b in entry["changes"]],
+            }
+            for entry in selectors.rule_history(obj)
+        ]
+        return render_to_string("compliance/rule_fields/versions.html", {"rows": rows})
 
     @admin.display(description="Alerts per week (last 90 days)")
     @_once
@@ -360,7 +341,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         outcome = outcome_selectors.rule_outcomes([obj], since=since)[obj.pk]
         return format_html(
             "{}<p>{} hits; false positives {}; SARs {}; open {}; median time to close {}.{}</p>",
-            _svg_chart(weeks),
+            charts.outcome_weeks_chart(weeks),
             outcome.hits,
             outcome.false_positives,
             outcome.sars,
@@ -395,26 +376,20 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             "going_on": going_on,
             "going_off": going_off,
             "grave": grave,
-            "rules": rules,
+            "selected": rules,
             "form": form,
             "action": "toggle_selected",
         }
         return TemplateResponse(request, "compliance/rule_toggle_confirm.html", context)
 
     def _toggle(self, request, rules, reason):
-        on, off, proposed = [], [], []
-        for rule in rules:
-            try:
-                outcome = governance.rule_toggle_or_propose(rule=rule, actor=request.user, reason=reason)
-            except DomainError as exc:
-                self.message_user(request, f"{rule.rule_id}: {exc.message}", messages.ERROR)
-                continue
-            if outcome.proposed:
-                proposed.append(rule.rule_id)
-            elif outcome.rule.is_active:
-                on.append(rule.rule_id)
-            else:
-                off.append(rule.rule_id)
+        def toggle(rule):
+            return governance.rule_toggle_or_propose(rule=rule, actor=request.user, reason=reason)
+
+        done = each_object(self, request, rules, toggle, label=lambda rule: rule.rule_id)
+        proposed = [rule.rule_id for rule, outcome in done if outcome.proposed]
+        on = [rule.rule_id for rule, outcome in done if not outcome.proposed and outcome.rule.is_active]
+        off = [rule.rule_id for rule, outcome in done if not outcome.proposed and not outcome.rule.is_active]
         if on:
             self.message_user(request, f"Switched on: {', '.join(on)}.", messages.SUCCESS)
         if off:
@@ -435,60 +410,34 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             raise PermissionDenied
         rule = get_object_or_404(AMLRule, pk=object_id)
         pending = [p for p in selectors.rule_proposals(rule) if p.status == "PENDING" and "conditions" in p.changes]
-        now = timezone.now().replace(second=0, microsecond=0)
-        params = parameters_of(rule.rule_type)
-        initial = {"since": now - dt.timedelta(days=30), "until": now, "proposal": request.GET.get("proposal", "")}
-        initial.update({field_name(n): initial_value(p, rule.conditions.get(n)) for n, p in params.items()})
-        form = BacktestForm(request.POST or None, initial=initial)
-        for name, param in params.items():
-            form.fields[field_name(name)] = parameter_field(name, param)
-        form.fields["proposal"].choices = [
-            ("", "the current version only"),
-            (CUSTOM, "the parameters below"),
-            *(
-                (str(p.pk), f"proposal by {p.proposed_by.email if p.proposed_by else '—'} ({p.created_at:%Y-%m-%d})")
-                for p in pending
-            ),
-        ]
-        result = None
-        if request.method == "POST" and form.is_valid():
-            choice = form.cleaned_data["proposal"] or ""
-            chosen = {str(p.pk): p for p in pending}.get(choice)
-            conditions = chosen.changes["conditions"] if chosen else None
-            if choice == CUSTOM:
-                conditions = {"ruleType": rule.rule_type}
-                for name, param in params.items():
-                    value = json_value(param, form.cleaned_data.get(field_name(name)))
-                    if value is not None:
-                        conditions[name] = value
-            try:
-                result = backtests.backtest(
-                    rule=rule,
-                    since=form.cleaned_data["since"],
-                    until=form.cleaned_data["until"],
-                    conditions=conditions,
-                )
-            except DomainError as exc:
-                for key, texts in (exc.details or {}).items():
-                    target = field_name(key.removeprefix("conditions."))
-                    form.add_error(target if target in form.fields else None, texts)
-                if not exc.details:
-                    form.add_error(None, exc.message)
-        names = {u["id"]: f"{u['firstName']} {u['lastName']}".strip() for u in (result.users if result else [])}
-
-        def rows(hits):
-            return [(names.get(str(h.user_id), str(h.user_id)), len(h.transaction_ids), h.details) for h in hits[:200]]
-
+        form = _backtest_form(request, rule, pending)
+        result = _run_backtest(rule, form, pending) if request.method == "POST" and form.is_valid() else None
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Backtest {rule.rule_id}",
+            "title": f"Backtest {rule.rule_id}: {rule.name}",
             "opts": self.opts,
             "rule": rule,
             "form": form,
+            "label_classes": " ".join(LABEL_CLASSES),
+            "common_fields": [form[name] for name in ("since", "until", "proposal")],
+            "parameter_fields": [form[name] for name in parameter_field_names(rule.rule_type)],
+            "chosen": _chosen_proposal(form, pending),
             "result": result,
-            "hit_rows": rows(result.hits) if result else [],
-            "dropped_rows": rows(result.dropped) if result else [],
         }
+        if result is not None:
+            added = {hit.key for hit in result.added}
+            current = [hit for hit in result.hits if hit.key not in added] + result.dropped
+            context.update(
+                hit_rows=_hit_rows(result, result.hits),
+                dropped_rows=_hit_rows(result, result.dropped),
+                volumes=selectors.backtest_volumes(
+                    current=current,
+                    candidate=result.hits,
+                    since=form.cleaned_data["since"],
+                    until=form.cleaned_data["until"],
+                ),
+                current_count=len(current),
+            )
         return TemplateResponse(request, "compliance/rule_backtest.html", context)
 
     def has_delete_permission(self, request, obj=None):
@@ -496,41 +445,122 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         return False
 
 
-def _svg_chart(weeks: list[dict]) -> str:
-    """Stacked weekly bars (false positive, SAR, open) as inline SVG; no script, no external file."""
-    width, height, pad = 480, 120, 16
-    most = max([w["fp"] + w["sar"] + w["open"] for w in weeks] + [1])
-    bar = max(4, (width - 2 * pad) // max(len(weeks), 1) - 4)
-    parts = []
-    colours = (("fp", "#9ca3af"), ("sar", "#dc2626"), ("open", "#2563eb"))
-    for i, week in enumerate(weeks):
-        x = pad + i * (bar + 4)
-        y = height - pad
-        for key, colour in colours:
-            h = round((height - 2 * pad) * week[key] / most)
-            if h:
-                y -= h
-                parts.append(
-                    format_html(
-                        '<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{} {}: {}</title></rect>',
-                        x,
-                        y,
-                        bar,
-                        h,
-                        colour,
-                        week["start"].strftime("%d %b"),
-                        key,
-                        week[key],
-                    )
-                )
-    legend = format_html('<text x="{}" y="12" font-size="10">grey: false positive · red: SAR · blue: open</text>', pad)
-    return format_html(
-        '<svg role="img" aria-label="Alerts per week by outcome" data-testid="outcome-chart" width="{}" '
-        'height="{}" viewBox="0 0 {} {}">{}{}</svg>',
-        width,
-        height,
-        width,
-        height,
-        legend,
-        format_html_join("", "{}", ((p,) for p in parts)),
-    )
+def _unfold_styled(form: forms.Form) -> forms.Form:
+    """The form's inputs drawn as the rest of the admin site draws them (Unfold's classes)."""
+    for field in form.fields.values():
+        widget = field.widget
+        if isinstance(widget, forms.CheckboxSelectMultiple):
+            field.widget = UnfoldAdminCheckboxSelectMultipleWidget(choices=field.choices)  # Unfold's own layout
+            continue
+        if isinstance(widget, forms.CheckboxInput):
+            classes = CHECKBOX_CLASSES
+        elif isinstance(widget, forms.Select):
+            classes = SELECT_CLASSES
+        elif isinstance(widget, forms.Textarea):
+            classes = TEXTAREA_CLASSES
+        else:
+            classes = INPUT_CLASSES
+        widget.attrs["class"] = " ".join(classes)
+    return form
+
+
+def _proposal_choice(request, pending) -> str:
+    wanted = (request.POST if request.method == "POST" else request.GET).get("proposal", "")
+    return wanted if wanted in {str(p.pk) for p in pending} | {CUSTOM} else ""
+
+
+def _parameter_data(rule, conditions: dict) -> dict:
+    """The parameter inputs' values (as a browser would post them) of ``conditions``."""
+    data: dict = {}
+    for name, param in parameters_of(rule.rule_type).items():
+        value = initial_value(param, conditions.get(name))
+        data[field_name(name)] = value
+    return data
+
+
+def _backtest_form(request, rule, pending) -> BacktestForm:
+    """The window (the last 30 days to start with), the parameters to try, and what they come from.
+
+    A chosen proposal fills the parameter inputs with its values, on the first view (``?proposal=``, the
+    proposal page's link) and after a run: the page shows what was tried, never the current values under a
+    proposal's name.
+    """
+    now = timezone.now().replace(second=0, microsecond=0)
+    params = parameters_of(rule.rule_type)
+    choice = _proposal_choice(request, pending)
+    chosen = {str(p.pk): p for p in pending}.get(choice)
+    conditions = {**rule.conditions, **chosen.changes["conditions"]} if chosen else rule.conditions
+    initial = {"since": now - dt.timedelta(days=30), "until": now, "proposal": choice}
+    initial.update(_parameter_data(rule, conditions))
+    data = None
+    if request.method == "POST":
+        data = request.POST.copy()
+        if chosen:
+            for name, value in _parameter_data(rule, conditions).items():
+                data.setlist(name, value if isinstance(value, list) else [] if value is None else [str(value)])
+    form = BacktestForm(data, initial=initial)
+    for name, param in params.items():
+        form.fields[field_name(name)] = parameter_field(name, param)
+    form.fields["proposal"].choices = [
+        ("", "the current version only"),
+        (CUSTOM, "the parameters below"),
+        *((str(p.pk), _proposal_label(p)) for p in pending),
+    ]
+    return _unfold_styled(form)
+
+
+def _proposal_label(proposal) -> str:
+    who = proposal.proposed_by.full_name or proposal.proposed_by.email if proposal.proposed_by else "—"
+    changes = selectors.diff_summary(selectors.proposal_diff(proposal))
+    return f"the change proposed by {who} on {proposal.created_at:%Y-%m-%d}: {changes}"
+
+
+def _chosen_proposal(form, pending):
+    choice = form["proposal"].value() or ""
+    return {str(p.pk): p for p in pending}.get(str(choice))
+
+
+def _backtest_conditions(rule, form, pending) -> dict | None:
+    """The conditions to try: the parameters typed in, a pending proposal's, or None for the current version."""
+    choice = form.cleaned_data["proposal"] or ""
+    if choice == CUSTOM:
+        conditions = {"ruleType": rule.rule_type}
+        for name, param in parameters_of(rule.rule_type).items():
+            value = json_value(param, form.cleaned_data.get(field_name(name)))
+            if value is not None:
+                conditions[name] = value
+        return conditions
+    chosen = {str(p.pk): p for p in pending}.get(choice)
+    return chosen.changes["conditions"] if chosen else None
+
+
+def _run_backtest(rule, form, pending):
+    """The backtest's result; a refusal goes onto the form (on the parameter it names) and gives None."""
+    try:
+        return backtests.backtest(
+            rule=rule,
+            since=form.cleaned_data["since"],
+            until=form.cleaned_data["until"],
+            conditions=_backtest_conditions(rule, form, pending),
+        )
+    except DomainError as exc:
+        for key, texts in (exc.details or {}).items():
+            target = field_name(key.removeprefix("conditions."))
+            form.add_error(target if target in form.fields else None, texts)
+        if not exc.details:
+            form.add_error(None, exc.message)
+        return None
+
+
+def _hit_rows(result, hits) -> list[dict]:
+    """The first 200 hits: the customer (name and page), the number of transactions, the details in words."""
+    names = {u["id"]: f"{u['firstName']} {u['lastName']}".strip() for u in result.users}
+    return [
+        {
+            "name": names.get(str(h.user_id)) or "a customer",
+            "url": reverse("admin:kyc_platformuser_change", args=[h.user_id]),
+            "transactions": len(h.transaction_ids),
+            "details": selectors.details_in_words(h.details),
+        }
+        for h in hits[:200]
+    ]

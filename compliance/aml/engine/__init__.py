@@ -1,2 +1,3 @@
-"""The AML rule engine: one evaluator per rule type (compliance/aml/engine/<ruleType>.py), a runner
-that raises deduplicated alerts, and the hook that screens each ledger row as it is recorded."""
+"""The AML rule engine, reads only: one evaluator per rule type (compliance/aml/engine/<ruleType>.py) and the
+runner that dispatches to them; the services above raise the alerts and take the decisions (``services.scans``,
+``services.screening``)."""

@@ -4,6 +4,8 @@ was opened). The gap is measured on all types; the triggering row's types follow
 
 import datetime as dt
 
+from compliance.aml.choices import RuleType
+from compliance.aml.engine import bounds
 from compliance.aml.engine.base import (
     COMPLETED,
     TX,
@@ -21,6 +23,10 @@ from compliance.aml.engine.base import (
     tx_types,
     uuid_param,
 )
+from compliance.aml.engine.catalogue import shipped_rule
+from compliance.aml.engine.declaration import RuleTypeSpec
+from compliance.aml.engine.words import Finding, money, number
+from compliance.aml.models.parameters import AMOUNT, WINDOW
 
 DAY = 86400
 
@@ -114,3 +120,58 @@ def _anchored(scope: Scope, gap: int) -> tuple[str, list]:
         db_time(lookback),
     ]
     return sql, params
+
+
+# ------------------------------------------------------------ declared once: prefilter, evidence, parameters, catalogue
+
+
+def could_hit(rule, tx) -> bool:
+    return bounds.at_least(tx, rule.conditions["thresholdAmount"]) and bounds.types_ok(rule, tx)
+
+
+def finding(d, c, ctx) -> Finding:
+    return Finding(
+        f"{money(d['amount'])} moved after {number(d['inactive_days'])} days without any transaction.",
+        f"Rule: at least {money(c['thresholdAmount'])} after {number(c['inactiveDays'])} days of inactivity.",
+    )
+
+
+PARAMETERS = {"inactiveDays": WINDOW, "thresholdAmount": AMOUNT}
+
+CATALOGUE = (
+    shipped_rule(
+        "AML-ACC-001",
+        "account_lifecycle",
+        "Dormant account woken with a large amount",
+        "No activity for 180 days, then a transaction of E15,000 or more.",
+        "HIGH",
+        25,
+        "Account lifecycle",
+        inactiveDays=180,
+        thresholdAmount=15000,
+    ),
+    shipped_rule(
+        "AML-ACC-002",
+        "account_lifecycle",
+        "Quiet account suddenly active",
+        "No activity for 90 days, then a transaction of E25,000 or more.",
+        "MEDIUM",
+        45,
+        "Account lifecycle",
+        inactiveDays=90,
+        thresholdAmount=25000,
+    ),
+    shipped_rule(
+        "AML-ACC-003",
+        "account_lifecycle",
+        "Year-long dormant account reactivated",
+        "No activity for a year, then any transaction of E5,000 or more.",
+        "MEDIUM",
+        45,
+        "Account lifecycle",
+        inactiveDays=365,
+        thresholdAmount=5000,
+    ),
+)
+
+RULE_TYPE = RuleTypeSpec(RuleType.ACCOUNT_LIFECYCLE, PARAMETERS, evaluate, could_hit, finding, CATALOGUE)

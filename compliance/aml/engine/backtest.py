@@ -16,8 +16,8 @@ from django.db import transaction
 from backoffice.errors import ValidationFailed
 from backoffice.jsonkeys import camel_keys
 from compliance.aml.engine.base import Hit, Scope
-from compliance.aml.engine.parameters import validate_conditions
 from compliance.aml.engine.runner import batch_session, evaluate
+from compliance.aml.models.parameters import validate_conditions
 from compliance.aml.models.rules import AMLRule
 from kyc.models import PlatformUser
 

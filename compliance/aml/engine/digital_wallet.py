@@ -2,6 +2,10 @@
 ``topupPercentageTransferred`` % leaves the wallet within ``timeWindowMinutes`` after it. Outflows
 are the debit types (transactionTypes narrows them). One hit per top-up."""
 
+from decimal import Decimal
+
+from compliance.aml.choices import RuleType
+from compliance.aml.engine import bounds
 from compliance.aml.engine.base import (
     DEBIT_TYPES,
     TX,
@@ -17,6 +21,11 @@ from compliance.aml.engine.base import (
     scope_sql,
     tx_types,
 )
+from compliance.aml.engine.base import money as cents
+from compliance.aml.engine.catalogue import shipped_rule
+from compliance.aml.engine.declaration import RuleTypeSpec
+from compliance.aml.engine.words import Finding, duration, money, number
+from compliance.aml.models.parameters import AMOUNT, PERCENT100, WINDOW
 
 
 def evaluate(rule, scope: Scope):
@@ -80,3 +89,83 @@ def evaluate(rule, scope: Scope):
             )
         )
     return hits
+
+
+# ------------------------------------------------------------ declared once: prefilter, evidence, parameters, catalogue
+
+
+def could_hit(rule, tx) -> bool:
+    """False only when ``tx`` cannot be in any hit: a top-up large enough, or one of the outflows that drain it."""
+    return (tx.type == "TOP_UP" and bounds.at_least(tx, rule.conditions["minAmount"])) or tx.type in (
+        rule.conditions.get("transactionTypes") or DEBIT_TYPES
+    )
+
+
+def activity_plan(rule, sums: bounds.Sums):
+    """(earliest epoch read, check(row)) bounding the rule by the wallet's hourly activity; top-ups: none."""
+    c = rule.conditions
+    if sums.tx.type == "TOP_UP":
+        return None
+    # an outflow: it drains a large enough top-up of the last window, or nothing
+    seconds = bounds.window_seconds(c)
+    idx = sums.window(sums.t - seconds, sums.t, types=["TOP_UP"])
+    floor = cents(c["minAmount"])
+    return sums.t - seconds, lambda row: row[idx[2]] is not None and Decimal(row[idx[2]]) >= floor
+
+
+def finding(d, c, ctx) -> Finding:
+    return Finding(
+        f"A top-up of {money(d['top_up_amount'])}, of which {money(d['transferred_amount'])} "
+        f"({number(d['percentage_transferred'])}%) left the wallet within {duration(int(d['window_minutes']) * 60)}.",
+        f"Rule: a top-up of at least {money(c['minAmount'])} with {number(c['topupPercentageTransferred'])}% or "
+        f"more leaving within {duration(float(c['timeWindowMinutes']) * 60)}.",
+    )
+
+
+PARAMETERS = {
+    "minAmount": AMOUNT,
+    "timeWindowMinutes": WINDOW,
+    "topupPercentageTransferred": PERCENT100,
+}
+
+CATALOGUE = (
+    shipped_rule(
+        "AML-DW-001",
+        "digital_wallet",
+        "Rapid top-up and transfer",
+        "A top-up of E5,000 or more of which 90% leaves the wallet within an hour (pass-through wallet).",
+        "HIGH",
+        25,
+        "Digital wallet",
+        minAmount=5000,
+        timeWindowMinutes=60,
+        topupPercentageTransferred=90,
+    ),
+    shipped_rule(
+        "AML-DW-002",
+        "digital_wallet",
+        "Large top-up moved on within a day",
+        "A top-up of E20,000 or more of which 80% leaves within 24 hours.",
+        "MEDIUM",
+        45,
+        "Digital wallet",
+        minAmount=20000,
+        timeWindowMinutes=1440,
+        topupPercentageTransferred=80,
+    ),
+    shipped_rule(
+        "AML-DW-003",
+        "digital_wallet",
+        "Top-up cashed straight out",
+        "A top-up of E1,000 or more of which 95% is withdrawn as cash within 30 minutes.",
+        "MEDIUM",
+        50,
+        "Digital wallet",
+        minAmount=1000,
+        timeWindowMinutes=30,
+        topupPercentageTransferred=95,
+        transactionTypes=["WITHDRAWAL"],
+    ),
+)
+
+RULE_TYPE = RuleTypeSpec(RuleType.DIGITAL_WALLET, PARAMETERS, evaluate, could_hit, finding, CATALOGUE, activity_plan)

@@ -4,6 +4,8 @@ the optional ``minAmount`` (default 0). Compares money volume, all types unless 
 
 from decimal import Decimal
 
+from compliance.aml.choices import RuleType
+from compliance.aml.engine import bounds
 from compliance.aml.engine.base import (
     Hit,
     Scope,
@@ -11,12 +13,16 @@ from compliance.aml.engine.base import (
     db_money,
     fetch,
     group_rows,
-    money,
     money_json,
     tx_types,
     types_sql,
 )
+from compliance.aml.engine.base import money as cents
+from compliance.aml.engine.catalogue import shipped_rule
+from compliance.aml.engine.declaration import RuleTypeSpec
 from compliance.aml.engine.windows import bucket_members_join, bucket_totals_sql, first_crossing
+from compliance.aml.engine.words import Finding, money, number, window_of
+from compliance.aml.models.parameters import AMOUNT, PERCENT, WINDOW, optional
 
 
 def evaluate(rule, scope: Scope):
@@ -49,18 +55,18 @@ def evaluate(rule, scope: Scope):
         ],
     )
     hits = []
-    min_amount = money(c.get("minAmount", 0))
+    min_amount = cents(c.get("minAmount", 0))
     factor = Decimal(str(100.0 + pct))
     for (user_id, bucket), whole in group_rows(rows, 2).items():
         prev = whole[0][3]
-        previous = money(prev)
+        previous = cents(prev)
         group = first_crossing(
             whole,
             amount_index=5,
             reached=lambda run, previous=previous: run >= min_amount and run * 100 >= previous * factor,
         )
         # the window as it stood when it crossed, as record-time screening saw it
-        total = sum(money(r[5]) for r in group)
+        total = sum(cents(r[5]) for r in group)
         hits.append(
             Hit(
                 user_id=as_uuid(user_id),
@@ -76,3 +82,74 @@ def evaluate(rule, scope: Scope):
             )
         )
     return hits
+
+
+# ------------------------------------------------------------ declared once: prefilter, evidence, parameters, catalogue
+
+
+def could_hit(rule, tx) -> bool:
+    return bounds.types_ok(rule, tx)
+
+
+def activity_plan(rule, sums: bounds.Sums):
+    """Velocity windows are whole UTC hours, so the previous window's total is exact."""
+    c = rule.conditions
+    hours = float(c["timeWindowHours"])
+    if hours != int(hours):
+        return None
+    w = int(hours) * bounds.HOUR
+    types = c.get("transactionTypes") or None
+    start = sums.t // w * w
+    cur = sums.window(start, sums.t, types=types)
+    prev = sums.window(start - w, start - 1, types=types)
+    factor = Decimal(str(100.0 + float(c["percentageChange"])))
+    min_amount = cents(c.get("minAmount", 0))
+
+    def check(row):
+        n, amount = bounds.mine(sums.tx, types)
+        cur_total = Decimal(row[cur[1]] or 0) + amount
+        prev_total = Decimal(row[prev[1]] or 0)  # whole hours: exact
+        return prev_total > 0 and cur_total >= min_amount and cur_total * 100 >= prev_total * factor
+
+    return start - w, check
+
+
+def finding(d, c, ctx) -> Finding:
+    return Finding(
+        f"{money(d['total'])} moved in {window_of(d, c)}, {number(d['percentage_change'])}% more than the "
+        f"{window_of(d, c)} before ({money(d['previous_total'])}).",
+        f"Rule: at least {number(c['percentageChange'])}% above the previous {window_of({}, c)}, "
+        f"and at least {money(c.get('minAmount', 0))}.",
+    )
+
+
+PARAMETERS = {"percentageChange": PERCENT, "timeWindowHours": WINDOW, "minAmount": optional(AMOUNT)}
+
+CATALOGUE = (
+    shipped_rule(
+        "AML-VEL-001",
+        "velocity",
+        "Sudden jump in daily volume",
+        "The value moved in a day is more than four times (300% above) the day before, and at least E10,000.",
+        "MEDIUM",
+        50,
+        "Velocity",
+        percentageChange=300,
+        timeWindowHours=24,
+        minAmount=10000,
+    ),
+    shipped_rule(
+        "AML-VEL-002",
+        "velocity",
+        "Weekly volume surge",
+        "The value moved in a week is six times (500% above) the week before, and at least E30,000.",
+        "HIGH",
+        35,
+        "Velocity",
+        percentageChange=500,
+        timeWindowHours=168,
+        minAmount=30000,
+    ),
+)
+
+RULE_TYPE = RuleTypeSpec(RuleType.VELOCITY, PARAMETERS, evaluate, could_hit, finding, CATALOGUE, activity_plan)

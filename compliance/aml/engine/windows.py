@@ -255,7 +255,13 @@ def bucket_totals_sql(
 
 
 def bucket_members_join(
-    scope: Scope, *, bucket_seconds: int, source: str, types: list[str] | None, offset_seconds: int = 0
+    scope: Scope,
+    *,
+    bucket_seconds: int,
+    source: str,
+    types: list[str] | None,
+    offset_seconds: int = 0,
+    channels: list[str] | None = None,
 ) -> tuple[str, list]:
     """JOIN of the ledger rows (alias ``b``) that make up the buckets of ``source`` (user_id, bucket).
 
@@ -273,6 +279,9 @@ def bucket_members_join(
     if types:
         sql += f" AND b.type IN ({placeholders(types)})"
         params += list(types)
+    if channels:
+        sql += f" AND b.channel IN ({placeholders(channels)})"
+        params += list(channels)
     return sql, params
 
 

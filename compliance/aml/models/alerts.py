@@ -12,7 +12,7 @@ from compliance.casework.choices import Severity
 
 S = AlertStatus
 OPEN_STATES = (S.OPEN, S.UNDER_REVIEW, S.ESCALATED)
-CLOSED_STATES = frozenset({S.CLOSED_FALSE_POSITIVE, S.CLOSED_SAR_FILED})
+CLOSED_STATES = frozenset({S.CLOSED_FALSE_POSITIVE, S.CLOSED_SAR_FILED, S.CLOSED_TRUE_POSITIVE})
 
 
 class Alert(ConcurrentTransitionMixin, models.Model):
@@ -60,6 +60,17 @@ class Alert(ConcurrentTransitionMixin, models.Model):
     def is_closed(self) -> bool:
         return self.status in CLOSED_STATES
 
+    @property
+    def report_notes_closed(self) -> str:
+        """Why a note "for the report" on this alert can no longer reach the FIU ("" while it can): the SAR that
+        reports it was filed (a closed alert is never cited by a new report unless it is reopened)."""
+        if self.status != S.CLOSED_SAR_FILED:
+            return ""
+        return (
+            "The SAR that reports this alert was filed with the FIU: a note for the report can no longer reach it. "
+            "Add it as an internal comment, or reopen the alert for a new report."
+        )
+
     # ------------------------------------------------------------ workflow
 
     @transition(field=status, source=[S.OPEN, S.ESCALATED], target=S.UNDER_REVIEW)
@@ -77,6 +88,12 @@ class Alert(ConcurrentTransitionMixin, models.Model):
     @transition(field=status, source=list(OPEN_STATES), target=S.CLOSED_FALSE_POSITIVE)
     def close_false_positive(self, *, reason_code: str = "") -> None:
         """Looked at and explained: nothing suspicious (``reason_code`` says which explanation)."""
+        self.closed_at = timezone.now()
+        self.close_reason_code = reason_code
+
+    @transition(field=status, source=list(OPEN_STATES), target=S.CLOSED_TRUE_POSITIVE)
+    def close_true_positive(self, *, reason_code: str = "") -> None:
+        """Decided as the alert suspected (a PEP match confirmed, a held transaction rejected), without a SAR."""
         self.closed_at = timezone.now()
         self.close_reason_code = reason_code
 

@@ -33,7 +33,10 @@ class RuleProposal(ConcurrentTransitionMixin, models.Model):
     ``changes`` maps AMLRule field names to their proposed values; it was
     validated against the rule when proposed. ``base_version`` is the rule's
     version the change was made against: approving it after the rule moved on
-    is refused (409), since the proposer never saw the newer text.
+    is refused (409), since the proposer never saw the newer text. So a pending
+    proposal does not wait for a decision it can no longer get: when the rule
+    takes a new version, it is *superseded* (REJECTED, with no decider and the
+    reason in ``decision_reason``; the proposer proposes again).
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -59,7 +62,9 @@ class RuleProposal(ConcurrentTransitionMixin, models.Model):
         verbose_name = "rule change proposal"
 
     def __str__(self):
-        return f"{self.rule_id} proposal on v{self.base_version} ({self.status})"
+        # the page's title and every message about it: the rule's own id, never the row's UUIDs
+        status = ProposalStatus(self.status).label.lower() if self.status in ProposalStatus.values else self.status
+        return f"Change to {self.rule.rule_id} on version {self.base_version} ({status})"
 
     @property
     def api_changes(self) -> dict:
@@ -84,8 +89,25 @@ class RuleProposal(ConcurrentTransitionMixin, models.Model):
         self.decided_at = timezone.now()
         self.decision_reason = reason
 
+    # declared after ``reject`` on purpose: nobody decides it, so no four eyes (see ``SUPERSEDE``)
+    @transition(field=status, source=P.PENDING, target=P.REJECTED)
+    def supersede(self, *, reason: str) -> None:
+        """The rule took a new version since this was proposed: it can never be approved (409 STALE_PROPOSAL)."""
+        self.decided_at = timezone.now()
+        self.decision_reason = reason
 
-PROPOSAL_TRANSITIONS: dict[tuple[str, str], str] = transition_table(RuleProposal)
+    @property
+    def superseded(self) -> bool:
+        """Closed because the rule moved on, not by a person (a rejection always names its decider)."""
+        return self.status == P.REJECTED and self.decided_by_id is None
+
+
+# (PENDING, REJECTED) is two moves: a person's rejection (the table's) and the service's supersession.
+PROPOSAL_TRANSITIONS: dict[tuple[str, str], str] = {
+    **transition_table(RuleProposal),
+    (P.PENDING, P.REJECTED): "reject",
+}
+SUPERSEDE = {(P.PENDING, P.REJECTED): "supersede"}
 
 
 class RuleProposalEvent(StateChange):
@@ -123,7 +145,7 @@ class RuleSnooze(models.Model):
         indexes = [models.Index(fields=["rule", "expires_at"], name="rule_snooze_active")]
 
     def __str__(self):
-        return f"{self.rule_id} snoozed for {self.user_id} until {self.expires_at:%Y-%m-%d %H:%M}"
+        return f"{self.rule.rule_id} snoozed for {self.user.full_name} until {self.expires_at:%Y-%m-%d %H:%M}"
 
     @property
     def in_force(self) -> bool:

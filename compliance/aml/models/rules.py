@@ -6,7 +6,7 @@ from django.db import models
 
 from backoffice.jsondepth import BoundedJSONField
 from compliance.aml.choices import RuleType
-from compliance.aml.engine.parameters import validate_actions, validate_conditions
+from compliance.aml.models.parameters import validate_actions, validate_conditions
 from compliance.casework.choices import Severity
 
 

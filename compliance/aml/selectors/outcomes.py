@@ -22,6 +22,7 @@ from compliance.aml.models.rules import AMLRule
 
 FP = AlertStatus.CLOSED_FALSE_POSITIVE
 SAR = AlertStatus.CLOSED_SAR_FILED
+TP = AlertStatus.CLOSED_TRUE_POSITIVE
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Outcome:
     hits: int = 0
     false_positives: int = 0
     sars: int = 0
+    true_positives: int = 0  # confirmed without a SAR: closed, and counted as right, never as false positives
     open: int = 0
     close_hours: list[float] = field(default_factory=list, repr=False)
     last_alert_at: dt.datetime | None = None
@@ -36,7 +38,7 @@ class Outcome:
 
     @property
     def closed(self) -> int:
-        return self.false_positives + self.sars
+        return self.false_positives + self.sars + self.true_positives
 
     @property
     def false_positive_rate(self) -> float | None:
@@ -78,9 +80,11 @@ def rule_outcomes(rules, *, since: dt.datetime, until: dt.datetime | None = None
             outcome.false_positives += row["n"]
         elif row["status"] == SAR:
             outcome.sars += row["n"]
+        elif row["status"] == TP:
+            outcome.true_positives += row["n"]
         else:
             outcome.open += row["n"]
-    closed = window.filter(status__in=[FP, SAR], closed_at__isnull=False).values_list(
+    closed = window.filter(status__in=[FP, SAR, TP], closed_at__isnull=False).values_list(
         "rule_id", "created_at", "closed_at"
     )
     for rule_id, created_at, closed_at in closed:
@@ -107,13 +111,13 @@ def rule_outcome_weeks(rule: AMLRule, *, since: dt.datetime, until: dt.datetime 
     weeks: list[dict] = []
     start = since
     while start < until:
-        weeks.append({"start": start, "fp": 0, "sar": 0, "open": 0})
+        weeks.append({"start": start, "fp": 0, "sar": 0, "tp": 0, "open": 0})
         start += dt.timedelta(days=7)
     rows = Alert.objects.filter(rule=rule, created_at__gte=since, created_at__lte=until).values_list(
         "created_at", "status"
     )
     for created_at, status in rows:
         index = min(int((created_at - since).total_seconds() // (7 * 86400)), len(weeks) - 1)
-        key = "fp" if status == FP else "sar" if status == SAR else "open"
+        key = {FP: "fp", SAR: "sar", TP: "tp"}.get(status, "open")
         weeks[index][key] += 1
     return weeks

@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from backoffice.errors import Conflict, DomainError, InvalidTransition, ValidationFailed
 from backoffice.limits import NOTE_MAX_LENGTH
 from backoffice.models import Staff
-from backoffice.services import Actor, Move, audit_batch, fsm_move, history_record, lock_row
+from backoffice.services import Actor, Move, audit_batch, fsm_move, history_record, history_record_many, lock_row
 from compliance.aml import events
 from compliance.aml.choices import AlertStatus, AlertType, CloseReason
 from compliance.aml.models.alerts import ALERT_TRANSITIONS, CLOSED_STATES, OPEN_STATES, Alert, AlertEvent
@@ -27,6 +27,8 @@ from kyc.models import PlatformUser
 from kyc.services import user_risk_refresh_many
 
 CHUNK = 500
+# the decisions that close an alert as a true positive (the services that make them pass the code)
+TRUE_POSITIVE_REASONS = (CloseReason.PEP_MATCH_CONFIRMED, CloseReason.HELD_TRANSACTION_REJECTED)
 
 
 @dataclass(frozen=True)
@@ -109,18 +111,20 @@ def alert_raise_many(*, alerts: Iterable[NewAlert], actor: Actor = None, follow_
         ours.update(Alert.objects.filter(pk__in=chunk).values_list("pk", flat=True))
     created = [a for a in fresh if a.pk in ours]
     _link_transactions([(a.pk, tx_id) for a in created for tx_id in dict.fromkeys(by_key[a.dedup_key].transaction_ids)])
-    AlertEvent.objects.bulk_create(
-        [
-            AlertEvent(alert=a, from_status="", to_status=AlertStatus.OPEN, actor=actor, note=by_key[a.dedup_key].note)
-            for a in created
-        ],
+    history_record_many(
+        ((a, "", AlertStatus.OPEN, by_key[a.dedup_key].note) for a in created),
+        history=AlertEvent,
+        actor=actor,
         batch_size=CHUNK,
     )
+    if follow_risk:
+        # the users' rows before the audit chain's head, the order every wallet write takes them in (the intake
+        # locks its wallet, then appends its entry): raised the other way round, an alert on a customer paying
+        # at that moment deadlocked with the payment (PostgreSQL broke it after a second, failing one of them)
+        risk_follow_alerts(alerts=created, actor=actor)
     with audit_batch():
         for alert in created:
             events.alert_raised(actor=actor, alert=alert)
-    if follow_risk:
-        risk_follow_alerts(alerts=created, actor=actor)
     return created
 
 
@@ -186,6 +190,12 @@ def alert_transition(*, alert: Alert, actor: Actor, to_status: str, note: str = 
                 "A reason code is required to close an alert as a false positive",
                 details={"reason_code": ["Required when closing as a false positive."]},
             )
+        if to_status == AlertStatus.CLOSED_TRUE_POSITIVE and reason_code not in TRUE_POSITIVE_REASONS:
+            # a service's decision (a confirmed PEP match, a rejected held transaction), never a free choice
+            raise ValidationFailed(
+                "An alert closes as a true positive only through the decision it asked for",
+                details={"status": ["Confirm the match or reject the held transaction instead."]},
+            )
         if (
             locked.alert_type == AlertType.DUPLICATE_IDENTITY
             and to_status == AlertStatus.CLOSED_FALSE_POSITIVE
@@ -203,8 +213,8 @@ def alert_transition(*, alert: Alert, actor: Actor, to_status: str, note: str = 
                 "A note is required to reopen an alert", details={"note": ["Required when reopening."]}
             )
 
-    # the reason code belongs to a close as a false positive only
-    false_positive = to_status == AlertStatus.CLOSED_FALSE_POSITIVE
+    # the reason code belongs to a close as a false or a true positive only
+    false_positive = to_status in (AlertStatus.CLOSED_FALSE_POSITIVE, AlertStatus.CLOSED_TRUE_POSITIVE)
     reason_code = reason_code if false_positive else ""
     move = fsm_move(
         alert,

@@ -7,15 +7,16 @@ from django.db import transaction
 
 from backoffice.services import Actor
 from compliance.aml import events
-from compliance.aml.catalogue import CATALOGUE, previous_actions
+from compliance.aml.engine.catalogue import previous_actions
+from compliance.aml.engine.registry import CATALOGUE
 from compliance.aml.models.rules import AMLRule
-from compliance.aml.services.governance import needs_approval, rule_propose
+from compliance.aml.services.governance import needs_approval, proposals_supersede, rule_propose
 from compliance.aml.services.rules import rule_create, rule_update
 
 
 @transaction.atomic
 def rule_catalogue_load(*, actor: Actor = None, reset: bool = False) -> dict[str, int]:
-    """Load the shipped catalogue (compliance.aml.catalogue.CATALOGUE) idempotently.
+    """Load the shipped catalogue (compliance.aml.engine.registry.CATALOGUE, each rule type's own) idempotently.
 
     Missing rules are created (inactive or active as the catalogue says).
     Existing rules are left alone, even when an officer edited them, unless
@@ -43,7 +44,8 @@ def rule_catalogue_load(*, actor: Actor = None, reset: bool = False) -> dict[str
                 rule_propose(rule=rule, actor=actor, changes=diff, reason="Restore the shipped catalogue values")
                 counts["proposed"] += 1
                 continue
-            rule_update(rule=rule, actor=actor, changes=fields, action=events.Action.RULE_RESET)
+            restored = rule_update(rule=rule, actor=actor, changes=fields, action=events.Action.RULE_RESET)
+            proposals_supersede(rule=restored)
             counts["reset"] += 1
         elif rule.actions == previous_actions(rule.severity) and rule.actions != fields["actions"]:
             upgrade = {"actions": fields["actions"]}
@@ -51,7 +53,8 @@ def rule_catalogue_load(*, actor: Actor = None, reset: bool = False) -> dict[str
                 rule_propose(rule=rule, actor=actor, changes=upgrade, reason="The catalogue's hold/block actions")
                 counts["proposed"] += 1
                 continue
-            rule_update(rule=rule, actor=actor, changes=upgrade, action=events.Action.RULE_CATALOGUE_UPGRADE)
+            upgraded = rule_update(rule=rule, actor=actor, changes=upgrade, action=events.Action.RULE_CATALOGUE_UPGRADE)
+            proposals_supersede(rule=upgraded)
             counts["upgraded"] += 1
         else:
             counts["unchanged"] += 1

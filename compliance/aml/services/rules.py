@@ -5,13 +5,15 @@ Every change raises the rule's ``version`` by one and keeps a frozen copy in
 that raised it.
 """
 
+import re
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from backoffice.errors import Conflict, ValidationFailed
-from backoffice.services import Actor, field_diff, lock_row, model_clean
+from backoffice.services import Actor, lock_row, model_clean, versioned_update
 from compliance.aml import events
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 from compliance.casework.choices import Severity
@@ -120,6 +122,49 @@ def rule_create(
     return rule
 
 
+def _figures(value: Any) -> list[str]:
+    """How a description writes an amount: "E50,000" (and "E50,000.00", "SZL 50,000"); none for a non-number."""
+    if isinstance(value, bool):
+        return []
+    try:
+        amount = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return []
+    whole = f"{amount:,.0f}" if amount == amount.to_integral_value() else None
+    written = [f"{amount:,.2f}"] + ([whole] if whole else [])
+    return [f"{prefix}{figure}" for figure in written for prefix in ("E", "SZL ")]
+
+
+def description_following(description: str, before: dict, after: dict) -> str:
+    """``description`` with each changed parameter's old amount replaced by its new one ("E50,000" -> "E40,000"),
+    so a rule's text never quotes a threshold it no longer has. A figure two changed parameters share, going two
+    ways, is left alone (which one the text means is unknowable); a description without the figure is unchanged."""
+    replacements: dict[str, str] = {}
+    ambiguous: set[str] = set()
+    for name, old in (before or {}).items():
+        new = (after or {}).get(name)
+        if new is None or new == old:
+            continue
+        new_figures = _figures(new)
+        for old_figure in _figures(old):
+            prefix = "E" if old_figure.startswith("E") else "SZL "
+            decimals = "." in old_figure
+            wanted = next(
+                (f for f in new_figures if f.startswith(prefix) and ("." in f) == decimals),
+                next((f for f in new_figures if f.startswith(prefix)), None),
+            )
+            if wanted is None:
+                continue
+            if replacements.get(old_figure, wanted) != wanted:
+                ambiguous.add(old_figure)
+            replacements[old_figure] = wanted
+    for old_figure, new_figure in replacements.items():
+        if old_figure in ambiguous:
+            continue
+        description = re.sub(rf"(?<![\w.]){re.escape(old_figure)}(?![\d,.]\d)", new_figure, description)
+    return description
+
+
 @transaction.atomic
 def rule_update(
     *,
@@ -139,15 +184,12 @@ def rule_update(
     """
     changes = rule_check_changes(changes)
     locked = lock_row(rule)
-    diff = field_diff({name: getattr(locked, name) for name in changes}, changes)
+    if "conditions" in changes and changes.get("description", locked.description) == locked.description:
+        # the text follows the new figures unless this change writes a description of its own
+        changes["description"] = description_following(locked.description, locked.conditions, changes["conditions"])
+    diff = versioned_update(locked, changes=changes, clean=_full_clean)
     if not diff:
         return locked
-    for name in diff:
-        setattr(locked, name, changes[name])
-    # not model_update: the change and the version it makes are one save, cleaned with the rule's own headline
-    _full_clean(locked)
-    locked.version += 1
-    locked.save()
     _keep_version(locked, actor, reason=reason, approved_by=approved_by)
     events.rule_changed(
         action=action,

@@ -102,7 +102,7 @@ ADD_DATA = {
         "severity": "MEDIUM",
         "priority": "100",
         "param_thresholdAmount": "10",
-        "actions": "{}",
+        "on_hit": "HOLD",
         "reason": "A new threshold for the test",
     },
 }

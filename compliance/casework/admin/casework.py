@@ -8,13 +8,9 @@ else of the page changes. The section costs two queries (three on an alert
 page, which also names the reports citing it) however long the thread is.
 """
 
-from django.contrib import messages
-from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseNotAllowed, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 
-from backoffice.errors import DomainError
+from backoffice.admin.actions import error_with_reasons, object_action
 from backoffice.files import signed_file_url
 from backoffice.uploads import ATTACHMENT
 from compliance.casework.selectors.casework import attachments_of, comments_of
@@ -58,6 +54,7 @@ class CaseWorkAdminMixin:
             "comments": comments,
             "attachments": attachments,
             "can_add": request.user.has_capability(WRITE_CAPABILITY[self.casework_kind]),
+            "report_notes_closed": getattr(obj, "report_notes_closed", ""),
             "comment_url": reverse(f"admin:{self._casework_name('comment')}", args=[obj.pk]),
             "attachment_url": reverse(f"admin:{self._casework_name('attachment')}", args=[obj.pk]),
             "max_size": ATTACHMENT.max_size_text(),
@@ -81,20 +78,12 @@ class CaseWorkAdminMixin:
         return super().change_view(request, object_id, form_url, extra_context)
 
     def _casework_write(self, request, object_id, write, done: str):
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        obj = get_object_or_404(self.model, pk=object_id)
-        try:
+        def act(obj):
             write(obj)
-        except DomainError as exc:
-            reasons = [reason for values in (exc.details or {}).values() for reason in values]
-            self.message_user(request, " ".join([exc.message, *reasons]), messages.ERROR)
-        else:
-            self.message_user(request, done, messages.SUCCESS)
-        url = reverse(f"admin:compliance_{self.casework_kind}_change", args=[obj.pk])
-        return HttpResponseRedirect(url + "#casework")
+            return done
+
+        url = reverse(f"admin:compliance_{self.casework_kind}_change", args=[object_id]) + "#casework"
+        return object_action(self, request, object_id, act, back=url, error=error_with_reasons)
 
     def casework_comment_view(self, request, object_id):
         return self._casework_write(

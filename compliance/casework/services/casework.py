@@ -13,7 +13,7 @@ import uuid
 from django.db import transaction
 from django.db.models import Model
 
-from backoffice.errors import Forbidden, ValidationFailed
+from backoffice.errors import Conflict, Forbidden, ValidationFailed
 from backoffice.models import Staff
 from backoffice.uploads import ATTACHMENT, file_extension, safe_filename, upload_discard, upload_store
 from compliance.casework import events
@@ -23,7 +23,7 @@ __all__ = ["attachment_add", "comment_add", "COMMENT_MAX"]
 # goAML carries a note for the report in one info_text of at most 4,000 characters
 COMMENT_MAX = 4000
 
-# The capability that lets a staff member add to a case, by the kind of case (backoffice.auth.roles).
+# The capability that lets a staff member add to a case, by the kind of case (backoffice.roles).
 WRITE_CAPABILITY = {"alert": "alerts.manage", "sar": "sars.file"}
 
 
@@ -42,9 +42,16 @@ def _allow(actor: Staff, kind: str) -> None:
 def comment_add(
     *, actor: Staff, text: str, for_report: bool = False, alert: Model | None = None, sar: Model | None = None
 ) -> CaseComment:
-    """Append a comment to the thread of ``alert`` or ``sar``; ``for_report`` lets it reach the FIU's report."""
+    """Append a comment to the thread of ``alert`` or ``sar``; ``for_report`` lets it reach the FIU's report.
+
+    A note for the report once the report was filed is refused (409, the case says why: its
+    ``report_notes_closed``): it would be kept and shown as for the FIU, and never reach it.
+    """
     kind, parent = _parent(alert, sar)
     _allow(actor, kind)
+    closed = getattr(parent, "report_notes_closed", "") if for_report else ""
+    if closed:
+        raise Conflict(closed, code="REPORT_ALREADY_FILED")
     text = (text or "").strip()
     if not text:
         raise ValidationFailed("A comment needs some text", details={"text": ["Required."]})

@@ -5,23 +5,22 @@ Every write goes through ``compliance.services`` (create, update, delete, import
 matches, alerts and audits exactly as the API does. Only holders of ``peps.manage`` see any of it.
 """
 
-import uuid
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from unfold.admin import ModelAdmin, TabularInline
 from unfold.contrib.filters.admin import ChoicesDropdownFilter
 from unfold.decorators import action, display
 from unfold.widgets import UnfoldAdminTextareaWidget, UnfoldAdminTextInputWidget
 
+from backoffice.admin.actions import object_action
 from backoffice.admin.base import (
     DefaultChoiceFilter,
     EstimatedCountPaginator,
@@ -30,7 +29,7 @@ from backoffice.admin.base import (
     StateHistoryInline,
 )
 from backoffice.admin.dashboard import register_card
-from backoffice.errors import DomainError
+from backoffice.admin.fields import Badge, CountryField, KeyValueField
 from backoffice.limits import NOTE_MAX_LENGTH
 from compliance.peps.choices import PEPCategory, PEPMatchStatus, ScreeningChannel, ScreeningStatus
 from compliance.peps.errors import PepImportExpired, UnreadablePepFile
@@ -44,6 +43,7 @@ from compliance.peps.models.pep import (
     date_of_birth_problem,
 )
 from compliance.peps.selectors.pep import match_threshold, screening_coverage
+from compliance.peps.selectors.pep_matches import match_page, matches_with_people, pep_card_counts
 from compliance.peps.services import imports
 from compliance.peps.services import pep as services
 from compliance.peps.services.name_screening import pep_name_screen
@@ -88,9 +88,8 @@ class LinesField(forms.CharField):
 
 class PEPForm(forms.ModelForm):
     aliases = LinesField(required=False, help_text="Other names of the same person, one per line")
-    additional_info = forms.JSONField(
-        required=False, initial=dict, help_text="A JSON object", widget=UnfoldAdminTextareaWidget(attrs={"rows": 4})
-    )
+    additional_info = KeyValueField(required=False, label="Additional info")
+    country = CountryField(help_text="Saved as its ISO code: “Eswatini” and “SZ” are the same country")
     date_of_birth = forms.CharField(
         required=False, max_length=10, help_text="YYYY-MM-DD, or YYYY-MM / YYYY", widget=UnfoldAdminTextInputWidget
     )
@@ -99,13 +98,19 @@ class PEPForm(forms.ModelForm):
         model = PEP
         fields = ("name", "category", "position", "country", "source", "is_active", "aliases", "date_of_birth")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        info = self.instance.additional_info if self.instance.pk else {}
+        self.fields["additional_info"].initial = dict(info or {})
+        self.initial["additional_info"] = dict(info or {})
+        stored = self.instance.country if self.instance.pk else ""
+        country = self.fields["country"]
+        if stored and country.prepare_value(stored) not in dict(country.choices):
+            # a country written before the list (a name it does not know) stays choosable until it is corrected
+            country.choices = [(stored, f"{stored} (as written before)"), *country.choices]
+
     def clean_additional_info(self):
-        value = self.cleaned_data.get("additional_info")
-        if value in (None, ""):
-            return {}
-        if not isinstance(value, dict):
-            raise forms.ValidationError("Must be a JSON object.")
-        return value
+        return self.cleaned_data.get("additional_info") or {}
 
     def clean_date_of_birth(self):
         value = (self.cleaned_data.get("date_of_birth") or "").strip()
@@ -192,8 +197,11 @@ class PEPAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         data = {name: form.cleaned_data[name] for name in form.Meta.fields if name in form.cleaned_data}
         data["additional_info"] = form.cleaned_data.get("additional_info") or {}
         if change:
-            data.pop("source", None)
-            result = services.pep_update(pep=obj, actor=request.user, changes=data)
+            # the interface does not update a PEP's source; the admin's correction of it goes in the same version
+            source = data.pop("source", None)
+            result = services.pep_update(
+                pep=obj, actor=request.user, changes=data, source=None if source is None else source or ""
+            )
         else:
             result = services.pep_create(actor=request.user, **data)
         # the admin goes on with the instance it gave us (its redirect, its log entry): make it the saved PEP
@@ -445,11 +453,7 @@ class PEPMatchAdmin(ModelAdmin):
         return lookup in ("user__id__exact", "pep__id__exact") or super().lookup_allowed(lookup, value, request)
 
     def get_object(self, request, object_id, from_field=None):
-        try:
-            uuid.UUID(str(object_id))
-        except ValueError:
-            return None
-        return PEPMatch.objects.select_related("user", "pep", "alert", "reviewed_by").filter(pk=object_id).first()
+        return match_page(object_id)
 
     @display(description="User", ordering="user__last_name")
     def user_name(self, obj):
@@ -461,37 +465,15 @@ class PEPMatchAdmin(ModelAdmin):
 
     @display(description="Status", ordering="status", label=STATUS_LABELS)
     def status_label(self, obj):
-        return obj.status
+        return Badge(obj.status, obj.get_status_display())  # the colour from the code, the text in words
 
     @display(description="User")
     def user_summary(self, obj):
-        user = obj.user
-        return format_html(
-            '<a class="pep-link" href="{}">{}</a> &middot; {} &middot; born {} &middot; {}<br>'
-            '<a class="pep-link" href="{}?user__id__exact={}&review=all">All PEP matches of this user</a>',
-            reverse("admin:kyc_platformuser_change", args=[user.pk]),
-            user.full_name,
-            user.phone_number,
-            user.date_of_birth or "—",
-            user.country,
-            reverse("admin:compliance_pepmatch_changelist"),
-            user.pk,
-        )
+        return render_to_string("compliance/pep/fields/user.html", {"match": obj})
 
     @display(description="PEP")
     def pep_summary(self, obj):
-        pep = obj.pep
-        if pep is None:
-            return f"{obj.pep_name} (no longer on the list)"
-        return format_html(
-            '<a class="pep-link" href="{}">{}</a> &middot; {} &middot; {} &middot; {}{}',
-            reverse("admin:compliance_pep_change", args=[pep.pk]),
-            pep.name,
-            pep.category,
-            pep.position or "no position",
-            pep.country or "no country",
-            format_html(" &middot; born {}", pep.date_of_birth) if pep.date_of_birth else "",
-        )
+        return render_to_string("compliance/pep/fields/pep.html", {"match": obj})
 
     @display(description="Alert")
     def alert_link(self, obj):
@@ -520,17 +502,18 @@ class PEPMatchAdmin(ModelAdmin):
 
     def _review(self, request, object_id, status):
         _require(request)
-        match = get_object_or_404(PEPMatch.objects.select_related("user", "pep"), pk=object_id)
+        match = get_object_or_404(matches_with_people(), pk=object_id)
         back = reverse("admin:compliance_pepmatch_change", args=[match.pk])
         form = ReviewForm(request.POST or None, status=status)
         if request.method == "POST" and form.is_valid():
-            try:
+
+            def review(match):
                 pep_match_review(match=match, actor=request.user, status=status, note=form.cleaned_data["note"])
-            except DomainError as exc:
-                self.message_user(request, exc.message, messages.ERROR)
-            else:
-                self.message_user(request, f"Match {status.lower()}.", messages.SUCCESS)
-            return HttpResponseRedirect(back)
+                return f"Match {status.lower()}."
+
+            return object_action(
+                self, request, object_id, review, back=back, lookup=lambda: match, allowed=may_manage_peps
+            )
         verb = "Confirm" if status == PEPMatchStatus.CONFIRMED else "Dismiss"
         return TemplateResponse(
             request,
@@ -601,7 +584,7 @@ class ScreeningRunAdmin(ReadOnlyAdminMixin, ModelAdmin):
         label={ScreeningStatus.COMPLETED: "success", ScreeningStatus.FAILED: "danger", ScreeningStatus.RUNNING: "info"},
     )
     def status_label(self, obj):
-        return obj.status
+        return Badge(obj.status, obj.get_status_display())  # the colour from the code, the text in words
 
     @display(description="Seconds")
     def duration(self, obj):
@@ -651,16 +634,7 @@ class NameScreeningAdmin(ReadOnlyAdminMixin, ModelAdmin):
 
     @display(description="Answer")
     def answer(self, obj):
-        if not obj.hits:
-            return "No active PEP matched."
-        return format_html(
-            "<ol>{}</ol>",
-            format_html_join(
-                "",
-                "<li>{} ({}): {}</li>",
-                ((h["name"], h["category"], f"{h['score']:.2f}") for h in obj.hits),
-            ),
-        )
+        return render_to_string("compliance/pep/fields/answer.html", {"hits": obj.hits})
 
 
 # ---------------------------------------------------------------- dashboard
@@ -670,8 +644,7 @@ class NameScreeningAdmin(ReadOnlyAdminMixin, ModelAdmin):
 def _pep_cards(request):
     if not may_manage_peps(request):
         return []
-    counts = PEP.objects.aggregate(total=Count("pk"), active=Count("pk", filter=Q(is_active=True)))
-    to_review = PEPMatch.objects.filter(status=PEPMatchStatus.POTENTIAL).count()
+    counts = pep_card_counts()
     coverage = screening_coverage()
     pep_list = reverse("admin:compliance_pep_changelist")
     return [
@@ -683,7 +656,7 @@ def _pep_cards(request):
         },
         {
             "title": "PEP matches to review",
-            "value": to_review,
+            "value": counts["to_review"],
             "hint": "Potential PEPs among users",
             "link": reverse("admin:compliance_pepmatch_changelist"),
         },

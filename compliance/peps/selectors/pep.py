@@ -12,14 +12,13 @@ from compliance.peps.models.pep import (
     PEP,
     PEPMatch,
     PEPMatchEvent,
-    PEPNameKey,
     ScreeningRun,
     UserScreening,
     normalise_name,
 )
-from kyc.name_index import stored, worth_searching
+from compliance.peps.selectors.pep_index import pep_index
 from kyc.selectors.name_matching import user_count, user_name_frequencies
-from names import DEFAULT_THRESHOLD, MATCHER_VERSION, Match, NameFrequencies, Person, compare, lookup_keys
+from names import DEFAULT_THRESHOLD, MATCHER_VERSION, Match, NameFrequencies, Person, compare
 
 PEP_NOT_FOUND = "PEP not found"
 MATCH_NOT_FOUND = "PEP match not found"
@@ -104,22 +103,17 @@ class ScreenHit:
 
 
 def peps_matching(person: Person, *, frequencies: NameFrequencies, threshold: float) -> tuple[list[ScreenHit], int]:
-    """Active PEPs whose names match ``person``, best first, and how many candidates blocking gave.
+    """Active PEPs whose names match ``person``, best first, and how many candidates the index gave.
 
-    The PEP name index is searched with the person's lookup keys (``names.lookup_keys``); only the PEPs
-    found are compared, so the cost follows the few candidates, not the length of the list.
+    This process's index of the PEPs (``pep_index``) proposes the candidates for the person's names; only those
+    PEP rows are read and compared, so the cost follows the few candidates, not the length of the list, and
+    the answer is the matcher's on the rows as they are now.
     """
-    keys = sorted(stored(lookup_keys(person, frequencies=frequencies)))
-    sizes = dict(PEPNameKey.objects.filter(key__in=keys).values_list("key").annotate(n=Count("pk")).order_by())
-    # the keys' real buckets decide: a part common on the PEP list (a world-wide given name) is not searched,
-    # and with no total given a key may bring back at most BUCKET_FLOOR PEPs, however long the list: a screen
-    # answers in a bounded number of comparisons
-    chosen = sorted(worth_searching(sizes, total=0))
+    keys = pep_index().candidates(person.names, threshold=threshold)
     hits = []
     candidates = 0
-    if chosen:
-        holding = PEPNameKey.objects.filter(key__in=chosen).values("pep_id")
-        for pep in PEP.objects.filter(pk__in=holding, is_active=True):
+    if keys:
+        for pep in PEP.objects.filter(pk__in=keys, is_active=True):
             candidates += 1
             match = compare(person, pep_person(pep), frequencies=frequencies, threshold=threshold)
             if match.is_match:

@@ -13,11 +13,12 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from backoffice.errors import Conflict, DomainError, ValidationFailed
-from backoffice.services import Actor, audit_batch, field_diff, lock_row, model_clean
+from backoffice.services import Actor, audit_batch, lock_row, model_clean, versioned_update
 from compliance.peps import events
 from compliance.peps.choices import PEPCategory, ScreeningTrigger
 from compliance.peps.models.pep import PEP, PEPMatch, PEPNameKey, canonical_category, normalise_name
 from compliance.peps.selectors.pep import pep_person
+from compliance.peps.selectors.pep_index import pep_index_changed
 from compliance.peps.services.screening import MatchingSummary, screen_peps
 from kyc.name_index import stored
 from names import blocking_keys
@@ -123,6 +124,13 @@ def _index(peps: list[PEP], *, replace: bool = False) -> None:
         PEPNameKey(pep_id=pep.pk, key=key) for pep in peps for key in sorted(stored(blocking_keys(pep_person(pep))))
     ]
     PEPNameKey.objects.bulk_create(rows, batch_size=2000)
+    pep_index_changed()
+
+
+def _reset_if_reactivated(pep: PEP, *, was_active: bool) -> None:
+    """An inactive PEP made active again is screened anew: users who registered meanwhile were not compared."""
+    if pep.is_active and not was_active:
+        pep.screened_hash = ""
 
 
 def _snapshot(pep: PEP) -> dict:
@@ -193,8 +201,11 @@ def pep_create(
     return PEPResult(pep, _screen([pep], ScreeningTrigger.PEP_CREATED, actor, pep.name))
 
 
-def pep_update(*, pep: PEP, actor: Actor, changes: dict[str, Any]) -> PEPResult:
+def pep_update(*, pep: PEP, actor: Actor, changes: dict[str, Any], source: str | None = None) -> PEPResult:
     """Change the updatable fields (``PEP.UPDATABLE``) as one new version; screen again if matching changed.
+
+    ``source`` (where the record comes from) is not one of the interface's updatable fields, so the API never
+    passes it; the admin's edit form does (None: left as it is), in the same version as the rest.
 
     Matching changed when the name, aliases, date of birth or country did, or when an inactive PEP becomes
     active again (users who registered meanwhile were not compared with it). Nothing is written, and no
@@ -207,30 +218,35 @@ def pep_update(*, pep: PEP, actor: Actor, changes: dict[str, Any]) -> PEPResult:
         )
     with transaction.atomic():
         locked = lock_row(pep)
-        before = _snapshot(locked)
         was_active, old_hash, old_key = locked.is_active, locked.content_hash, locked.name_key
-        for name, value in changes.items():
-            if value is None and name in ("additional_info", "aliases", "date_of_birth", "position", "country"):
-                value = {"additional_info": {}, "aliases": []}.get(name, "")
-            setattr(locked, name, value)
-        _clean(locked)
-        diff = field_diff(before, _snapshot(locked))
-        if not diff:
-            return PEPResult(locked, MatchingSummary())
-        if locked.name_key != old_key and _taken(locked.name_key, other_than=locked):
-            raise Conflict(NAME_TAKEN, details={"name": ["Already on the list."]})
-        locked.version += 1
-        reactivated = locked.is_active and not was_active
-        if reactivated:
-            locked.screened_hash = ""
+        values = {
+            name: {"additional_info": {}, "aliases": []}.get(name, "")
+            if value is None and name in ("additional_info", "aliases", "date_of_birth", "position", "country")
+            else value
+            for name, value in changes.items()
+        }
+        if source is not None:
+            values["source"] = source.strip()
+
+        def before_save(changed: PEP, _diff) -> None:
+            if changed.name_key != old_key and _taken(changed.name_key, other_than=changed):
+                raise Conflict(NAME_TAKEN, details={"name": ["Already on the list."]})
+            _reset_if_reactivated(changed, was_active=was_active)
+
         try:
             with transaction.atomic():
-                locked.save()
+                diff = versioned_update(
+                    locked, changes=values, clean=_clean, snapshot=_snapshot, before_save=before_save
+                )
         except IntegrityError:
             raise Conflict(NAME_TAKEN, details={"name": ["Already on the list."]}) from None
+        if not diff:
+            return PEPResult(locked, MatchingSummary())
+        reactivated = locked.is_active and not was_active
         content_changed = locked.content_hash != old_hash
         if content_changed:
             _index([locked], replace=True)
+        pep_index_changed()  # an activation or deactivation too
         if locked.name_key != old_key:
             _follow_rename(locked, old_key)
         events.pep_updated(actor=actor, pep=locked, fields=diff)
@@ -255,6 +271,7 @@ def pep_delete(*, pep: PEP, actor: Actor) -> None:
     snapshot = _snapshot(pep)
     pep_id = pep.pk
     PEP.objects.filter(pk=pep_id).delete()
+    pep_index_changed()
     events.pep_deleted(actor=actor, pep_id=pep_id, snapshot=snapshot)
 
 
@@ -414,12 +431,17 @@ def _import_batch(batch: list[tuple[int, dict]], result: ImportResult, seen: dic
                 result.created += 1
                 result.note(RowOutcome(line, new.name, "create"))
                 continue
-            before = _snapshot(pep)
             was_active, old_hash = pep.is_active, pep.content_hash
-            for name in ("name", *IMPORTED_FIELDS):
-                if name in fields and fields[name] is not None:
-                    setattr(pep, name, fields[name])
-            _clean(pep)
+            values = {name: fields[name] for name in ("name", *IMPORTED_FIELDS) if fields.get(name) is not None}
+            diff = versioned_update(
+                pep,
+                changes=values,
+                clean=_clean,
+                snapshot=_snapshot,
+                before_save=lambda changed, _diff, was_active=was_active: _reset_if_reactivated(
+                    changed, was_active=was_active
+                ),
+            )
         except DomainError as exc:
             error = _error(line, fields, exc, spelled_out=True)
             result.errors.append(error)
@@ -427,15 +449,10 @@ def _import_batch(batch: list[tuple[int, dict]], result: ImportResult, seen: dic
             if pep is not None:
                 pep.refresh_from_db()
             continue
-        diff = field_diff(before, _snapshot(pep))
         if not diff:
             result.unchanged += 1
             result.note(RowOutcome(line, pep.name, "unchanged"))
             continue
-        pep.version += 1
-        if pep.is_active and not was_active:
-            pep.screened_hash = ""
-        pep.save()
         if pep.content_hash != old_hash:
             _index([pep], replace=True)
         if pep.content_hash != old_hash or (pep.is_active and not was_active):

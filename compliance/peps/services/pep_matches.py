@@ -83,7 +83,10 @@ def _decide_alert(match: PEPMatch, *, actor: Actor, status: str, note: str) -> N
     alert_transition(
         alert=alert,
         actor=actor,
-        to_status=AlertStatus.CLOSED_FALSE_POSITIVE,
+        # confirmed: the alert was right (a true positive); dismissed: it was not
+        to_status=AlertStatus.CLOSED_TRUE_POSITIVE
+        if status == PEPMatchStatus.CONFIRMED
+        else AlertStatus.CLOSED_FALSE_POSITIVE,
         note=f"PEP match with {match.pep_name} {verb}: {note}",
         reason_code=ALERT_DECIDED[status],
     )

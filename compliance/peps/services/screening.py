@@ -29,6 +29,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from backoffice.models import Staff
+from backoffice.services import history_record_many
 from backoffice.tasks import QueueUnavailable, dispatch
 from compliance.aml.choices import AlertType
 from compliance.aml.services.alerts import NewAlert, alert_raise_many, dedup_key
@@ -52,6 +53,10 @@ from kyc.services import user_risk_refresh_many
 from names import MATCHER_VERSION, MAX_ADJUSTMENT_GAIN, Match, NameFrequencies, Person, compare, lookup_keys
 
 logger = logging.getLogger("compliance.screening")
+
+# The task that screens one chunk of a run, by its registered name (compliance.peps.tasks defines it and imports
+# these services).
+SCREEN_CHUNK = "compliance.peps.screen_chunk"
 
 CHUNK = 500
 # A match this strong raises a HIGH alert, a weaker one MEDIUM.
@@ -245,10 +250,8 @@ def screen_peps(
 
 def screening_dispatch(*, run_id: int, index: int) -> None:
     """Send a run's chunk ``index`` to the queue; a broker that is down leaves it for ``screening_resume_stale``."""
-    from compliance.peps.tasks import screen_chunk  # the task module imports these services
-
     try:
-        dispatch(screen_chunk, args=(run_id, index))
+        dispatch(SCREEN_CHUNK, args=(run_id, index))
     except QueueUnavailable:
         logger.warning("screening run %s: chunk %s not sent (queue down); re-screening resumes it", run_id, index)
 
@@ -589,20 +592,19 @@ def _apply(found: list[_Found], summary: MatchingSummary, actor) -> None:
         ],
         batch_size=CHUNK,
     )
-    PEPMatchEvent.objects.bulk_create(
-        [
-            PEPMatchEvent(
-                match=row,
-                from_status=PEPMatchStatus.DISMISSED if again else "",
-                to_status=PEPMatchStatus.POTENTIAL,
-                actor=actor if isinstance(actor, Staff) else None,
-                note=(
-                    f"The PEP record changed after the dismissal; names still match at {row.score:.2f}."
-                    if again
-                    else f"Names match at {row.score:.2f} (matcher {MATCHER_VERSION})."
-                ),
+    history_record_many(
+        (
+            (
+                row,
+                PEPMatchStatus.DISMISSED if again else "",
+                PEPMatchStatus.POTENTIAL,
+                f"The PEP record changed after the dismissal; names still match at {row.score:.2f}."
+                if again
+                else f"Names match at {row.score:.2f} (matcher {MATCHER_VERSION}).",
             )
             for row, again in raised
-        ],
+        ),
+        history=PEPMatchEvent,
+        actor=actor if isinstance(actor, Staff) else None,
         batch_size=CHUNK,
     )

@@ -1,4 +1,4 @@
-"""PEPs' fixtures for ``backoffice.tests.test_admin_forms_submitted``: a PEP to change, one to add."""
+"""PEPs' fixtures for ``backoffice.tests.admin.test_admin_forms_submitted``: a PEP to change, one to add."""
 
 import itertools
 
@@ -18,7 +18,7 @@ ADD_DATA = {
         "name": f"Zodwa Added Nxumalo {next(_n)}",
         "category": "Government Official",
         "position": "Minister",
-        "country": "Eswatini",
+        "country": "SZ",
         "aliases": "Zodwa N.",
     }
 }

@@ -1,5 +1,6 @@
 """Helpers and fixtures of the tests in compliance/peps/tests: import helpers from here, never from conftest."""
 
+import lxml.html
 import pytest
 
 from backoffice.choices import StaffRole
@@ -41,3 +42,9 @@ def pep_body(name: str, **fields) -> dict:
     body = {"name": name, "category": "Government Official", "position": "Minister", "country": "Eswatini"}
     body.update(fields)
     return body
+
+
+def inline_management(page) -> dict:
+    """The PEP form's inline formsets' management fields, as a browser posts them back."""
+    form = lxml.html.fromstring(page.content).xpath("//form[@id='pep_form']")[0]
+    return {name: value for name, value in form.form_values() if "FORMS" in name}

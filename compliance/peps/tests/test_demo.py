@@ -7,8 +7,8 @@ import pytest
 from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from compliance.aml.models.alerts import Alert
-from compliance.demo import seed_peps
 from compliance.peps.choices import PEPCategory
+from compliance.peps.demo import seed as seed_peps
 from compliance.peps.models.pep import PEP, PEPMatch, ScreeningRun
 from compliance.peps.tests.helpers import make_user
 

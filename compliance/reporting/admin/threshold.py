@@ -8,39 +8,52 @@ staff member as the actor. Nothing here is edited by hand: reports open from
 the ledger and move by their services.
 """
 
-import csv
-import io
+from functools import partial
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, F, Q
-from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.db.models import Count
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.defaultfilters import floatformat
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
 from unfold.admin import ModelAdmin
 from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
 from unfold.decorators import action, display
 
+from backoffice.admin.actions import Done, object_action
 from backoffice.admin.base import EstimatedCountPaginator, StateHistoryInline, object_urls
 from backoffice.admin.dashboard import register_card
-from backoffice.errors import DomainError
-from compliance.casework import deadlines
-from compliance.casework.choices import Priority
 from compliance.reporting import charts
-from compliance.reporting.choices import BatchStatus, ThresholdReportStatus
-from compliance.reporting.deadlines import ESWATINI, NOT_FILED, filing_priority, last_filing_day, report_overdue
+from compliance.reporting.choices import ThresholdReportStatus
+from compliance.reporting.deadlines import (
+    CLOCK_COLOURS,
+    ESWATINI,
+    filing_clock,
+    last_filing_day,
+    report_filed_late,
+)
 from compliance.reporting.models import (
     ThresholdReport,
     ThresholdReportBatch,
     ThresholdReportBatchEvent,
     ThresholdReportEvent,
 )
-from compliance.reporting.selectors.statistics import CSV_HEADER, csv_rows, regulator_statistics
+from compliance.reporting.selectors.statistics import regulator_statistics, statistics_csv
+from compliance.reporting.selectors.threshold import (
+    batch_reports,
+    filed_late_q,
+    overdue_q,
+    threshold_batch_may_submit,
+    threshold_overdue_count,
+    threshold_waiting_counts,
+    threshold_work_counts,
+)
 from compliance.reporting.services.threshold import (
     threshold_batch_check,
     threshold_batch_export,
@@ -48,8 +61,8 @@ from compliance.reporting.services.threshold import (
     threshold_batch_submit,
     threshold_report_answer,
 )
-from compliance.sars.admin.mywork import overdue_sars
 from compliance.sars.choices import ActivityType
+from compliance.sars.selectors.mywork import overdue_sars
 
 STATUS_LABELS = {
     ThresholdReportStatus.PENDING: "warning",
@@ -58,6 +71,12 @@ STATUS_LABELS = {
     ThresholdReportStatus.ACCEPTED: "success",
     ThresholdReportStatus.REJECTED: "danger",
 }
+
+
+def _with_fields(exc) -> str:
+    """A refused submission: the message and the first reason of up to five fields."""
+    reasons = [f"{name}: {errors[0]}" for name, errors in (exc.details or {}).items() if errors][:5]
+    return " ".join([exc.message, *reasons])
 
 
 def _can(request, capability: str) -> bool:
@@ -73,11 +92,10 @@ class OverdueFilter(admin.SimpleListFilter):
         return [("overdue", "Overdue (not filed, past the deadline)"), ("late", "Filed late")]
 
     def queryset(self, request, queryset):
-        now = timezone.now()
         if self.value() == "overdue":
-            return queryset.filter(status__in=NOT_FILED, submitted_at__isnull=True, due_at__lt=now)
+            return queryset.filter(overdue_q())
         if self.value() == "late":
-            return queryset.filter(submitted_at__isnull=False, submitted_at__gt=F("due_at"))
+            return queryset.filter(filed_late_q())
         return queryset
 
 
@@ -176,11 +194,9 @@ class ThresholdReportAdmin(ModelAdmin):
             str(obj.batch_id)[:8],
         )
 
-    @display(description="Filing clock", label=deadlines.PRIORITY_COLOURS)
+    @display(description="Filing clock", label=CLOCK_COLOURS)
     def clock(self, obj):
-        priority = filing_priority(obj)
-        label = "Overdue" if report_overdue(obj) and not obj.submitted_at else Priority(priority).label
-        return priority, label
+        return filing_clock(obj)
 
     @display(description="File by", ordering="due_at")
     def filing_due(self, obj):
@@ -188,61 +204,28 @@ class ThresholdReportAdmin(ModelAdmin):
 
     @display(description="Filing deadline")
     def filing_deadline(self, obj):
-        late = report_overdue(obj)
-        state = (
-            ("filed late" if late else "filed in time")
-            if obj.submitted_at
-            else ("overdue" if late else "not filed yet")
-        )
+        state, words = filing_clock(obj)
+        if obj.submitted_at:
+            fact = "filed late" if report_filed_late(obj) else "filed in time"
+        else:
+            fact = "overdue" if words == "Overdue" else "not filed yet"
         return format_html(
             '<span class="vk-badge vk-prio-{}">{}</span> file by the end of {} (Eswatini time) &middot; {}',
-            filing_priority(obj),
-            Priority(filing_priority(obj)).label,
-            last_filing_day(obj),
             state,
+            words,
+            last_filing_day(obj),
+            fact,
         )
 
     @display(description="Cash transactions")
     def transactions_table(self, obj):
         rows = list(obj.transactions.order_by("created_at", "id"))
-        body = format_html_join(
-            "",
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td style='text-align:right'>{}</td></tr>",
-            (
-                (
-                    f"{t.created_at.astimezone(ESWATINI):%Y-%m-%d %H:%M}",
-                    t.reference,
-                    t.get_type_display(),
-                    floatformat(t.amount, "2g"),
-                )
-                for t in rows
-            ),
-        )
-        return format_html(
-            "<table class='vk-table'><thead><tr><th>Time (Eswatini)</th><th>Reference</th><th>Type</th>"
-            "<th style='text-align:right'>SZL</th></tr></thead><tbody>{}</tbody></table>",
-            body,
-        )
+        return render_to_string("compliance/reporting/fields/transactions.html", {"rows": rows})
 
     @display(description="Filings and the FIU's answers")
     def filings_table(self, obj):
         filings = list(obj.filings.select_related("batch", "answered_by").order_by("created_at"))
-        if not filings:
-            return "Not filed yet"
-        return format_html_join(
-            mark_safe("<br>"),  # noqa: S308 - a constant
-            "Batch {} ({}{}): {}{}",
-            (
-                (
-                    str(f.batch_id)[:8],
-                    f.batch.get_status_display(),
-                    f", FIU reference {f.batch.fiu_reference}" if f.batch.fiu_reference else "",
-                    f.get_outcome_display() if f.outcome else "no answer yet",
-                    f" — {f.reason}" if f.reason else "",
-                )
-                for f in filings
-            ),
-        )
+        return render_to_string("compliance/reporting/fields/filings.html", {"filings": filings})
 
     # ------------------------------------------------------------ pages
 
@@ -250,9 +233,15 @@ class ThresholdReportAdmin(ModelAdmin):
     def open_batches(self, request):
         return HttpResponseRedirect(reverse("admin:compliance_thresholdreportbatch_changelist"))
 
-    @action(description="Regulator statistics", url_path="open-statistics", icon="monitoring")
+    @action(
+        description="Regulator statistics", url_path="open-statistics", icon="monitoring", permissions=["statistics"]
+    )
     def open_statistics(self, request):
         return HttpResponseRedirect(reverse("admin:compliance_regulator_statistics"))
+
+    def has_statistics_permission(self, request, obj=None):
+        # the button shows only to whom the page opens (MLROs, admins): never a link to a 403
+        return _can(request, "regulator.stats")
 
     def get_urls(self):
         wrap = self.admin_site.admin_view
@@ -271,15 +260,10 @@ class ThresholdReportAdmin(ModelAdmin):
         today = timezone.now().astimezone(ESWATINI).date()
         rows = regulator_statistics(until=today, months=months)
         if request.GET.get("format") == "csv":
-            buffer = io.StringIO()
-            writer = csv.writer(buffer)
-            writer.writerow(CSV_HEADER)
-            writer.writerows(csv_rows(rows))
-            response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+            response = HttpResponse(statistics_csv(rows), content_type="text/csv; charset=utf-8")
             response["Content-Disposition"] = f'attachment; filename="regulator-statistics-{today:%Y-%m}.csv"'
             response["Cache-Control"] = "no-store"
             return response
-        labels = [r.month for r in rows]
         types_used = [t for t in ActivityType if any(r.sars_by_type.get(t.value) for r in rows)]
         context = {
             **self.admin_site.each_context(request),
@@ -288,52 +272,14 @@ class ThresholdReportAdmin(ModelAdmin):
             # what is late right now, beside the months' late filings
             "overdue_now": {
                 "sars": len(overdue_sars()),
-                "threshold_reports": ThresholdReport.objects.filter(
-                    status__in=NOT_FILED, submitted_at__isnull=True, due_at__lt=timezone.now()
-                ).count(),
+                "threshold_reports": threshold_overdue_count(),
             },
             "rows": rows,
             "months": months,
             "types_used": types_used,
             "table": [(r, [r.sars_by_type.get(t.value, 0) for t in types_used]) for r in rows],
             "csv_url": f"{reverse('admin:compliance_regulator_statistics')}?months={months}&format=csv",
-            "charts": [
-                charts.bar_chart(
-                    title="SARs filed per month, by the FIU's answer",
-                    labels=labels,
-                    series=[
-                        ("Accepted", [r.sars_accepted for r in rows]),
-                        ("Rejected", [r.sars_rejected for r in rows]),
-                        ("No answer yet", [r.sars_unanswered for r in rows]),
-                    ],
-                ),
-                charts.bar_chart(
-                    title="Threshold reports filed, accepted and rejected per month",
-                    labels=labels,
-                    series=[
-                        ("Filed", [r.ctr_filed for r in rows]),
-                        ("Accepted", [r.ctr_accepted for r in rows]),
-                        ("Rejected", [r.ctr_rejected for r in rows]),
-                    ],
-                ),
-                charts.bar_chart(
-                    title="Median days from detection to filing",
-                    labels=labels,
-                    series=[
-                        ("SARs", [r.sar_median_days for r in rows]),
-                        ("Threshold reports", [r.ctr_median_days for r in rows]),
-                    ],
-                    unit=" days",
-                ),
-                charts.bar_chart(
-                    title="Filings made after their legal deadline",
-                    labels=labels,
-                    series=[
-                        ("SARs", [r.sars_overdue for r in rows]),
-                        ("Threshold reports", [r.ctr_overdue for r in rows]),
-                    ],
-                ),
-            ],
+            "charts": charts.statistics_charts(rows),
         }
         return TemplateResponse(request, "compliance/reporting/statistics.html", context)
 
@@ -380,32 +326,31 @@ class ThresholdReportBatchAdmin(ModelAdmin):
                     **self.admin_site.each_context(request),
                     "opts": self.opts,
                     "title": "Prepare a batch of threshold reports",
-                    "waiting": ThresholdReport.objects.filter(
-                        status__in=[ThresholdReportStatus.PENDING, ThresholdReportStatus.REJECTED]
-                    ).aggregate(
-                        pending=Count("id", filter=Q(status="PENDING")),
-                        rejected=Count("id", filter=Q(status="REJECTED")),
-                    ),
+                    "waiting": threshold_waiting_counts(),
                 },
             )
-        if not _can(request, "ctr.prepare"):
-            raise PermissionDenied
-        try:
+
+        def prepare(_):
             batch = threshold_batch_prepare(actor=request.user)
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.WARNING)
-            return HttpResponseRedirect(reverse("admin:compliance_thresholdreportbatch_changelist"))
-        self.message_user(
-            request, "Batch prepared: check each report's validation, then have it submitted.", messages.SUCCESS
+            return Done("Batch prepared: check each report's validation, then have it submitted.", self._url(batch.pk))
+
+        return object_action(
+            self,
+            request,
+            None,
+            prepare,
+            back=reverse("admin:compliance_thresholdreportbatch_changelist"),
+            lookup=lambda: None,
+            allowed=lambda request: _can(request, "ctr.prepare"),
+            error_level=messages.WARNING,
         )
-        return self._back(batch.pk)
 
     def get_urls(self):
         routes = {"submit": self.submit_view, "export": self.export_view, "answer/<uuid:report_id>": self.answer_view}
         return object_urls(self, routes) + super().get_urls()
 
-    def _back(self, object_id):
-        return HttpResponseRedirect(reverse("admin:compliance_thresholdreportbatch_change", args=[object_id]))
+    def _url(self, object_id) -> str:
+        return reverse("admin:compliance_thresholdreportbatch_change", args=[object_id])
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         batch = self.get_object(request, object_id)
@@ -413,11 +358,7 @@ class ThresholdReportBatchAdmin(ModelAdmin):
         if batch is not None:
             configured, checks = threshold_batch_check(batch=batch)
             by_report = {c.report_id: c for c in checks}
-            reports = list(
-                ThresholdReport.objects.filter(filings__batch=batch)
-                .select_related("user")
-                .order_by("day", "created_at", "id")
-            )
+            reports = batch_reports(batch=batch)
             filings = {f.report_id: f for f in batch.filings.select_related("resubmits__batch")}
             user = request.user
             extra_context.update(
@@ -426,9 +367,7 @@ class ThresholdReportBatchAdmin(ModelAdmin):
                     "schema_configured": configured,
                     "rows": [(r, filings[r.pk], by_report[r.pk]) for r in reports],
                     "invalid": sum(1 for c in checks if c.errors),
-                    "may_submit": batch.status == BatchStatus.PREPARED
-                    and user.has_capability("ctr.submit")
-                    and batch.created_by_id != user.pk,
+                    "may_submit": threshold_batch_may_submit(batch=batch, actor=user),
                     "is_preparer": batch.created_by_id == user.pk,
                     "may_answer": user.has_capability("ctr.submit"),
                     "export_url": reverse("admin:compliance_thresholdreportbatch_export", args=[batch.pk]),
@@ -438,38 +377,21 @@ class ThresholdReportBatchAdmin(ModelAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
     def submit_view(self, request, object_id):
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        batch = get_object_or_404(ThresholdReportBatch, pk=object_id)
-        try:
+        def submit(batch):
             threshold_batch_submit(batch=batch, actor=request.user, fiu_reference=request.POST.get("fiu_reference", ""))
-        except DomainError as exc:
-            reasons = [f"{name}: {errors[0]}" for name, errors in (exc.details or {}).items() if errors][:5]
-            self.message_user(request, " ".join([exc.message, *reasons]), messages.ERROR)
-        else:
-            self.message_user(request, "Batch submitted to the FIU.", messages.SUCCESS)
-        return self._back(object_id)
+            return "Batch submitted to the FIU."
+
+        return object_action(self, request, object_id, submit, back=self._url(object_id), error=_with_fields)
 
     def answer_view(self, request, object_id, report_id):
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        report = get_object_or_404(ThresholdReport, pk=report_id, batch_id=object_id)
-        accepted = request.POST.get("answer") == "accepted"
-        try:
-            threshold_report_answer(
-                report=report, actor=request.user, accepted=accepted, reason=request.POST.get("reason", "")[:5000]
-            )
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-        else:
-            self.message_user(
-                request, f"The FIU's answer is recorded: {'accepted' if accepted else 'rejected'}.", messages.SUCCESS
-            )
-        return self._back(object_id)
+        def answer(report):
+            accepted = request.POST.get("answer") == "accepted"
+            reason = request.POST.get("reason", "")[:5000]
+            threshold_report_answer(report=report, actor=request.user, accepted=accepted, reason=reason)
+            return f"The FIU's answer is recorded: {'accepted' if accepted else 'rejected'}."
+
+        lookup = partial(get_object_or_404, ThresholdReport, pk=report_id, batch_id=object_id)
+        return object_action(self, request, object_id, answer, back=self._url(object_id), lookup=lookup)
 
     def export_view(self, request, object_id):
         if not self.has_view_permission(request):
@@ -486,12 +408,7 @@ class ThresholdReportBatchAdmin(ModelAdmin):
 def _threshold_cards(request):
     if not _can(request, "ctr.read"):
         return []
-    now = timezone.now()
-    counts = ThresholdReport.objects.aggregate(
-        waiting=Count("id", filter=Q(status__in=[ThresholdReportStatus.PENDING, ThresholdReportStatus.REJECTED])),
-        overdue=Count("id", filter=Q(status__in=NOT_FILED, submitted_at__isnull=True, due_at__lt=now)),
-        unanswered=Count("id", filter=Q(status=ThresholdReportStatus.SUBMITTED)),
-    )
+    counts = threshold_work_counts()
     url = reverse("admin:compliance_thresholdreport_changelist")
     return [
         {
@@ -505,7 +422,7 @@ def _threshold_cards(request):
         {
             "title": "Threshold reports overdue for filing",
             "value": counts["overdue"],
-            "hint": "Past the legal deadline (CTR_FILING_DAYS), not with the FIU",
+            "hint": f"Past the legal deadline ({settings.CTR_FILING_DAYS} days after the day of the cash), not filed",
             "link": f"{url}?deadline=overdue",
             "group": "my work",
             "tone": "danger" if counts["overdue"] else "",

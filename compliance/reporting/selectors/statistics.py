@@ -11,7 +11,9 @@ Per month (the month a report was filed, in Eswatini time):
 A fixed number of queries whatever the volume: each list is read once for the window and counted here.
 """
 
+import csv
 import datetime as dt
+import io
 import statistics
 from dataclasses import dataclass, field
 
@@ -165,3 +167,12 @@ def csv_rows(months: list[Month]) -> list[list]:
         ]
         for m in months
     ]
+
+
+def statistics_csv(months: list[Month]) -> str:
+    """The months as CSV text: ``CSV_HEADER``, then one line per month."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_HEADER)
+    writer.writerows(csv_rows(months))
+    return buffer.getvalue()

@@ -6,7 +6,6 @@ dashboard cards.
 """
 
 from django.contrib import admin
-from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -15,28 +14,8 @@ from unfold.decorators import display
 from backoffice.admin.dashboard import register_card
 from compliance.casework import deadlines
 from compliance.casework.choices import Priority
-from compliance.sars.choices import SARStatus
-from compliance.sars.models.sar import SAR, SARDraftEdit, SARNarrativeVersion
+from compliance.sars.selectors.mywork import overdue_sars, sars_waiting_for, waiting_for
 from compliance.sars.selectors.sar import first_alert_at
-
-# States in which the filing deadline still runs (the report is not with the FIU yet).
-BEFORE_FILING = (SARStatus.DRAFT, SARStatus.PENDING_REVIEW, SARStatus.PENDING_APPROVAL)
-
-
-def waiting_for(staff) -> Q:
-    """SARs whose next step is ``staff``'s: their own drafts to hand over, reviews and approvals four eyes allows."""
-    q = Q(status=SARStatus.DRAFT, filed_by=staff)
-    # who wrote a narrative version or edited the draft is not independent of it either (SAR.four_eyes_breach)
-    independent = (
-        ~Q(filed_by=staff)
-        & Q(~Exists(SARNarrativeVersion.objects.filter(sar=OuterRef("pk"), author=staff)))
-        & Q(~Exists(SARDraftEdit.objects.filter(sar=OuterRef("pk"), author=staff)))
-    )
-    if staff.has_capability("sars.review"):
-        q |= Q(status=SARStatus.PENDING_REVIEW) & independent
-    if staff.has_capability("sars.approve"):
-        q |= Q(status=SARStatus.PENDING_APPROVAL) & independent & ~Q(reviewed_by=staff)
-    return q
 
 
 class WaitingForMeFilter(admin.SimpleListFilter):
@@ -52,13 +31,6 @@ class WaitingForMeFilter(admin.SimpleListFilter):
         if self.value() == "overdue":
             return queryset.filter(pk__in=[sar.pk for sar in overdue_sars()])
         return queryset
-
-
-def overdue_sars() -> list[SAR]:
-    """Reports not yet with the FIU whose filing deadline has passed (one query; few reports are before filing)."""
-    now = timezone.now()
-    pending = SAR.objects.filter(status__in=BEFORE_FILING).annotate(first_alert_at=first_alert_at())
-    return [sar for sar in pending if deadlines.sar_due_at(detected_at=deadlines.sar_detected_at(sar)) < now]
 
 
 class SARDeadlineColumns:
@@ -102,7 +74,7 @@ def _sar_work_cards(request):
     if not (getattr(user, "is_authenticated", False) and user.has_capability("sars.read")):
         return []
     url = reverse("admin:compliance_sar_changelist")
-    waiting = SAR.objects.filter(waiting_for(user)).count()
+    waiting = sars_waiting_for(user)
     overdue = len(overdue_sars())
     return [
         {

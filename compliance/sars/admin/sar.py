@@ -9,21 +9,23 @@ DRAFT on its own pages (``sar_drafts``); the page itself is read-only and says
 who must act next. Comments and evidence files: ``casework``.
 """
 
+from functools import partial
+
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q
-from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from unfold.admin import ModelAdmin
 from unfold.contrib.filters.admin import ChoicesDropdownFilter, RangeDateFilter
 from unfold.decorators import display
 
+from backoffice.admin.actions import Done, error_with_reasons, object_action
 from backoffice.admin.base import EstimatedCountPaginator, StateHistoryInline, object_urls
 from backoffice.admin.dashboard import register_card
-from backoffice.errors import DomainError
 from backoffice.money import money
 from compliance.casework.admin.casework import CaseWorkAdminMixin
 from compliance.sars import narratives
@@ -34,6 +36,7 @@ from compliance.sars.choices import SARStatus
 from compliance.sars.export import FORMATS
 from compliance.sars.goaml import check_report, render_goaml
 from compliance.sars.models.sar import SAR, SARTransition
+from compliance.sars.selectors.mywork import sar_card_counts, sar_may_correct, sar_may_record_rejection
 from compliance.sars.selectors.sar import sar_available_moves, sar_for_report, sar_may_return, sar_next_step
 from compliance.sars.services.sar import sar_correct, sar_export, sar_fiu_response, sar_return, sar_transition
 
@@ -243,70 +246,18 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
 
     @display(description="Subject")
     def subject_summary(self, obj):
-        user = obj.entity_user
-        return format_html(
-            "<strong>{}</strong> &middot; {} &middot; {}<br>ID number {} &middot; born {} &middot; {}<br>"
-            "Risk {} (score {}){}",
-            user.full_name,
-            user.phone_number,
-            user.email or "no e-mail",
-            user.id_number or "—",
-            user.date_of_birth or "—",
-            user.occupation or "occupation unknown",
-            user.get_risk_rating_display(),
-            user.current_risk_score,
-            ", potential PEP" if user.is_potential_pep else "",
-        )
+        return render_to_string("compliance/admin/sar_fields/subject.html", {"sar": obj})
 
     @display(description="Related transactions")
     def transactions_table(self, obj):
         rows = list(obj.related_transactions.all())  # prefetched in order by get_object
-        if not rows:
-            return "None"
-        total = sum(t.amount for t in rows)
-        body = format_html_join(
-            "",
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td style='text-align:right'>{}</td></tr>",
-            (
-                (
-                    f"{t.created_at:%Y-%m-%d %H:%M}",
-                    t.reference,
-                    t.get_type_display(),
-                    t.get_channel_display(),
-                    money(t.amount),
-                )
-                for t in rows
-            ),
-        )
-        return format_html(
-            "<table class='sar-evidence'><thead><tr><th>Date</th><th>Reference</th><th>Type</th><th>Channel</th>"
-            "<th style='text-align:right'>Amount</th></tr></thead><tbody>{}<tr><th colspan='4'>Total</th>"
-            "<th style='text-align:right'>{}</th></tr></tbody></table>",
-            body,
-            money(total),
-        )
+        context = {"rows": rows, "total": sum(t.amount for t in rows)}
+        return render_to_string("compliance/admin/sar_fields/transactions.html", context)
 
     @display(description="Related alerts")
     def alerts_table(self, obj):
         alerts = list(obj.related_alerts.all())  # prefetched with their rules by get_object
-        if not alerts:
-            return "None"
-        return format_html(
-            "<ul>{}</ul>",
-            format_html_join(
-                "",
-                "<li>{} &middot; {} &middot; {} &middot; {}</li>",
-                (
-                    (
-                        f"{a.created_at:%Y-%m-%d}",
-                        a.get_alert_type_display(),
-                        a.rule.name if a.rule else "no rule",
-                        a.get_severity_display(),
-                    )
-                    for a in alerts
-                ),
-            ),
-        )
+        return render_to_string("compliance/admin/sar_fields/alerts.html", {"alerts": alerts})
 
     @display(description="Narrative")
     def narrative(self, obj):
@@ -317,25 +268,7 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
     @display(description="Versions")
     def narrative_history(self, obj):
         versions = sorted(obj.narrative_versions.all(), key=lambda v: v.number, reverse=True)  # prefetched
-        if not versions:
-            return "None"
-        rows = format_html_join(
-            "",
-            "<details{}><summary>Version {} &middot; {} UTC &middot; {} &middot; {} characters</summary>"
-            "<pre>{}</pre></details>",
-            (
-                (
-                    " open" if i == 0 and len(versions) > 1 else "",
-                    v.number,
-                    f"{v.created_at:%Y-%m-%d %H:%M}",
-                    (v.author.full_name or v.author.email) if v.author else "unknown",
-                    len(v.text),
-                    v.text,
-                )
-                for i, v in enumerate(versions)
-            ),
-        )
-        return format_html("<div class='cw-versions' data-testid='narrative-versions'>{}</div>", rows)
+        return render_to_string("compliance/admin/sar_fields/versions.html", {"versions": versions})
 
     # ------------------------------------------------------------ workflow buttons and exports
 
@@ -372,10 +305,9 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
             "sar_confirm_url": reverse("admin:compliance_sar_confirm_submit", args=[sar.pk]),
             "sar_goaml": check_report(render_goaml(sar)),
             # the unit's rejection (its acceptance is the "FIU acknowledged" move) and the correction it calls for
-            "sar_may_record_rejection": sar.status == SARStatus.SUBMITTED
-            and request.user.has_capability("sars.approve"),
+            "sar_may_record_rejection": sar_may_record_rejection(sar=sar, actor=request.user),
             "sar_fiu_rejected_url": reverse("admin:compliance_sar_fiu_rejected", args=[sar.pk]),
-            "sar_may_correct": sar.fiu_outcome == "REJECTED" and request.user.has_capability("sars.file"),
+            "sar_may_correct": sar_may_correct(sar=sar, actor=request.user),
             "sar_correction_url": reverse("admin:compliance_sar_correction", args=[sar.pk]),
             "sar_corrections": list(sar.corrections.all()),
             "sar_filed_sha256": sar.filed_sha256,
@@ -392,20 +324,21 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
             extra_context.update(self.workflow_context(request, sar))
         return super().change_view(request, object_id, form_url, extra_context)
 
+    def _url(self, object_id) -> str:
+        return reverse("admin:compliance_sar_change", args=[object_id])
+
     def _back(self, object_id):
-        return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[object_id]))
+        return HttpResponseRedirect(self._url(object_id))
+
+    def _action(self, request, object_id, act, **kwargs):
+        return object_action(self, request, object_id, act, back=self._url(object_id), **kwargs)
 
     def transition_view(self, request, object_id):
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        sar = get_object_or_404(SAR, pk=object_id)
-        status = request.POST.get("status", "")
-        if status == SARStatus.SUBMITTED and request.POST.get("confirmed") != "yes":
-            # approving files the report with the FIU: it is confirmed on its own page first
-            return HttpResponseRedirect(reverse("admin:compliance_sar_confirm_submit", args=[object_id]))
-        try:
+        def move(sar):
+            status = request.POST.get("status", "")
+            if status == SARStatus.SUBMITTED and request.POST.get("confirmed") != "yes":
+                # approving files the report with the FIU: it is confirmed on its own page first
+                return HttpResponseRedirect(reverse("admin:compliance_sar_confirm_submit", args=[object_id]))
             sar = sar_transition(
                 sar=sar,
                 actor=request.user,
@@ -413,35 +346,21 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
                 note=request.POST.get("note", "").strip()[:5000],
                 fiu_reference=request.POST.get("fiu_reference", "").strip()[:64],
             )
-        except DomainError as exc:
-            reasons = (exc.details or {}).get("report", [])
-            self.message_user(request, " ".join([exc.message, *reasons[:5]]), messages.ERROR)
-        else:
-            self.message_user(request, f"{sar.sar_id} moved to {sar.get_status_display()}.", messages.SUCCESS)
-        return self._back(object_id)
+            return f"{sar.sar_id} moved to {sar.get_status_display()}."
+
+        return self._action(request, object_id, move, error=partial(error_with_reasons, key="report", limit=5))
 
     def return_view(self, request, object_id):
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        sar = get_object_or_404(SAR, pk=object_id)
-        try:
+        def send_back(sar):
             sar = sar_return(sar=sar, actor=request.user, reason=request.POST.get("reason", "")[:5000])
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-        else:
-            self.message_user(request, f"{sar.sar_id} returned to the draft for more work.", messages.SUCCESS)
-        return self._back(object_id)
+            return f"{sar.sar_id} returned to the draft for more work."
+
+        return self._action(request, object_id, send_back)
 
     def fiu_rejected_view(self, request, object_id):
         """The unit rejected the filing: record its reason (the report closes; a correction replaces it)."""
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        sar = get_object_or_404(SAR, pk=object_id)
-        try:
+
+        def record(sar):
             sar = sar_fiu_response(
                 sar=sar,
                 actor=request.user,
@@ -449,26 +368,18 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
                 reason=request.POST.get("reason", "")[:5000],
                 fiu_reference=request.POST.get("fiu_reference", "").strip()[:64],
             )
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-        else:
-            self.message_user(request, f"{sar.sar_id}: the FIU's rejection is recorded.", messages.SUCCESS)
-        return self._back(object_id)
+            return f"{sar.sar_id}: the FIU's rejection is recorded."
+
+        return self._action(request, object_id, record)
 
     def correction_view(self, request, object_id):
         """File the correction of a rejected report and open it (a new DRAFT naming the rejected one)."""
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        sar = get_object_or_404(SAR, pk=object_id)
-        try:
+
+        def correct(sar):
             correction = sar_correct(sar=sar, actor=request.user)
-        except DomainError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
-            return self._back(object_id)
-        self.message_user(request, f"{correction.sar_id} corrects {sar.sar_id}: edit the draft.", messages.SUCCESS)
-        return self._back(correction.pk)
+            return Done(f"{correction.sar_id} corrects {sar.sar_id}: edit the draft.", url=self._url(correction.pk))
+
+        return self._action(request, object_id, correct)
 
     def confirm_submit_view(self, request, object_id):
         """The step before the approval that files the report: what goes to the FIU, and whether it validates."""
@@ -504,11 +415,7 @@ class SARAdmin(SARDeadlineColumns, CaseWorkAdminMixin, SARDraftingAdminMixin, Mo
 def _sar_cards(request):
     if not can_view_sars(request):
         return []
-    counts = SAR.objects.aggregate(
-        drafts=Count("id", filter=Q(status=SARStatus.DRAFT)),
-        review=Count("id", filter=Q(status=SARStatus.PENDING_REVIEW)),
-        approval=Count("id", filter=Q(status=SARStatus.PENDING_APPROVAL)),
-    )
+    counts = sar_card_counts()
     url = reverse("admin:compliance_sar_changelist")
     return [
         {

@@ -11,14 +11,9 @@ The narrative editor offers each activity type's template (``narratives``):
 the six questions (who, what, when, where, why, how) as prompts to replace.
 """
 
-import datetime as dt
-from functools import reduce
-from operator import and_, or_
-
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -26,19 +21,22 @@ from django.urls import path, reverse
 from django.utils import timezone
 
 from backoffice.errors import DomainError
-from compliance.aml.models.alerts import Alert
 from compliance.sars import narratives
 from compliance.sars.amounts import amount_mismatch
 from compliance.sars.choices import ActivityType, SARStatus
 from compliance.sars.models.sar import SAR
+from compliance.sars.selectors.drafting import (
+    LEDGER_ROWS,
+    sar_draft_start,
+    sar_evidence_rows,
+    sar_subjects,
+    sars_with_people,
+)
 from compliance.sars.selectors.sar import sar_next_step
 from compliance.sars.services.sar import sar_create
 from compliance.sars.services.sar_drafts import sar_update
-from kyc.models import PlatformUser, Transaction
+from kyc.models import PlatformUser
 
-LEDGER_ROWS = 200
-ALERT_ROWS = 100
-SUBJECT_RESULTS = 20
 # domain names in a service's error details -> the form's fields
 FIELD_OF = {
     "suspicious_activity_type": "suspicious_activity_type",
@@ -70,32 +68,6 @@ class SARDraftForm(forms.Form):
         return value
 
 
-def _subjects(query: str) -> list[PlatformUser]:
-    """Users whose names, phone, e-mail or ID number contain every word of ``query``."""
-    words = query.split()[:5]
-    if not words:
-        return []
-    fields = ("first_name", "last_name", "phone_number", "email", "id_number")
-    condition = reduce(and_, (reduce(or_, (Q(**{f"{f}__icontains": w}) for f in fields)) for w in words))
-    return list(PlatformUser.objects.filter(condition).order_by("last_name", "first_name")[:SUBJECT_RESULTS])
-
-
-def _evidence_rows(subject: PlatformUser, sar: SAR | None) -> tuple[list[Transaction], list[Alert]]:
-    """The subject's latest ledger rows and alerts, plus any the draft already cites (three queries at most)."""
-    transactions = list(
-        Transaction.objects.filter(user=subject)
-        .select_related("counterparty_user", "counterparty_vendor")
-        .order_by("-created_at", "-id")[:LEDGER_ROWS]
-    )
-    alerts = list(Alert.objects.filter(user=subject).select_related("rule").order_by("-created_at")[:ALERT_ROWS])
-    if sar is not None:
-        shown = {t.pk for t in transactions}
-        transactions += [t for t in sar.related_transactions.all() if t.pk not in shown]
-        shown_alerts = {a.pk for a in alerts}
-        alerts += [a for a in sar.related_alerts.all() if a.pk not in shown_alerts]
-    return transactions, alerts
-
-
 class SARDraftingAdminMixin:
     """The new-SAR and edit-draft pages of ``SARAdmin``."""
 
@@ -124,7 +96,7 @@ class SARDraftingAdminMixin:
                 "opts": self.opts,
                 "title": "New SAR: who is it about?",
                 "query": query,
-                "results": _subjects(query),
+                "results": sar_subjects(query),
             }
             return TemplateResponse(request, "compliance/admin/sar_pick_subject.html", context)
         subject = get_object_or_404(PlatformUser, pk=subject_id)
@@ -132,7 +104,7 @@ class SARDraftingAdminMixin:
 
     def edit_sar_view(self, request, object_id):
         self._require_filer(request)
-        sar = get_object_or_404(SAR.objects.select_related("entity_user", "filed_by", "reviewed_by"), pk=object_id)
+        sar = get_object_or_404(sars_with_people(), pk=object_id)
         if sar.status != SARStatus.DRAFT:
             self.message_user(
                 request, f"{sar.sar_id} is {sar.get_status_display()}: only a draft is edited.", messages.ERROR
@@ -141,21 +113,7 @@ class SARDraftingAdminMixin:
         return self._draft_page(request, subject=sar.entity_user, sar=sar)
 
     def _draft_page(self, request, *, subject: PlatformUser, sar: SAR | None):
-        if sar is None:
-            initial = {
-                "suspicious_activity_type": ActivityType.UNUSUAL_PATTERN,
-                "date_of_suspicious_activity": dt.date.today(),
-            }
-            chosen_tx, chosen_alerts = set(), set()
-        else:
-            initial = {
-                "suspicious_activity_type": sar.suspicious_activity_type,
-                "date_of_suspicious_activity": sar.date_of_suspicious_activity,
-                "amount_involved": sar.amount_involved,
-                "activity_description": sar.activity_description,
-            }
-            chosen_tx = {str(pk) for pk in sar.related_transactions.values_list("pk", flat=True)}
-            chosen_alerts = {str(pk) for pk in sar.related_alerts.values_list("pk", flat=True)}
+        initial, chosen_tx, chosen_alerts = sar_draft_start(sar)
         form = SARDraftForm(initial=initial)
         if request.method == "POST":
             chosen_tx = set(request.POST.getlist("related_transactions"))
@@ -171,7 +129,7 @@ class SARDraftingAdminMixin:
                 saved = form.is_valid() and self._save_draft(request, form, subject, sar, chosen_tx, chosen_alerts)
                 if saved:
                     return HttpResponseRedirect(reverse("admin:compliance_sar_change", args=[saved.pk]))
-        transactions, alerts = _evidence_rows(subject, sar)
+        transactions, alerts = sar_evidence_rows(subject, sar)
         claimed = form.data.get("amount_involved") if form.is_bound else form.initial.get("amount_involved")
         mismatch = amount_mismatch(amount=claimed, transactions=[t for t in transactions if str(t.pk) in chosen_tx])
         context = {

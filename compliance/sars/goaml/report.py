@@ -99,21 +99,6 @@ def _info(parent: ET.Element, subject: str, *, text=None, numeric=None, date=Non
         add(info, "info_boolean", "true" if boolean else "false")
 
 
-def _history(info: ET.Element, sar: SAR) -> None:
-    """The workflow, one entry per step: who moved the report, when, and why (returns carry their reason)."""
-    filer = getattr(sar.filed_by, "email", "") or "unknown"
-    _info(info, "Workflow: drafted", text=f"Filed as a draft by {filer}", date=iso_datetime(sar.drafted_at))
-    for move in sar.transitions.all():
-        who = getattr(move.actor, "email", "") or "unknown"
-        text = f"By {who}" + (f": {move.note}" if move.note else "")
-        _info(
-            info,
-            f"Workflow: {move.from_status} -> {move.to_status}",
-            text=text,  # cut to the schema's length by fit(), with a marker
-            date=iso_datetime(move.created_at),
-        )
-
-
 def _additional_information(report: ET.Element, sar: SAR) -> None:
     info = add(report, "additional_information")
     if not sar.is_approved:
@@ -147,7 +132,8 @@ def _additional_information(report: ET.Element, sar: SAR) -> None:
             text=f"{attachment.content_type}, {attachment.size} bytes, sha256 {attachment.sha256}",
             date=iso_datetime(attachment.created_at),
         )
-    _history(info, sar)
+    # no workflow history: who drafted, reviewed and returned the report, and why, is the institution's own
+    # record (the HTML and text exports keep it); what goes to the FIU is the report and the notes ticked for it
 
 
 def _reporting_person(sar: SAR):

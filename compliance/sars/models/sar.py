@@ -41,7 +41,7 @@ def new_sar_id() -> str:
 
 # The capability a staff member needs to move a SAR *into* each state. Filing
 # and reviewing stay with compliance officers; everything from approval on is
-# the MLRO's (backoffice.auth.roles).
+# the MLRO's (backoffice.roles).
 TARGET_CAPABILITY: dict[str, str] = {
     SARStatus.PENDING_REVIEW: "sars.file",
     SARStatus.PENDING_APPROVAL: "sars.review",
@@ -183,6 +183,17 @@ class SAR(ConcurrentTransitionMixin, models.Model):
     def in_progress(self) -> bool:
         """Drafted or under review: not yet filed with the FIU."""
         return self.status in IN_PROGRESS
+
+    @property
+    def report_notes_closed(self) -> str:
+        """Why a note "for the report" can no longer reach the FIU ("" while it can): the report was filed, and
+        what was filed never changes (casework refuses such a note instead of keeping it where nobody sends it)."""
+        if self.submitted_at is None:
+            return ""
+        return (
+            f"{self.sar_id} was filed with the FIU on {self.submitted_at:%Y-%m-%d %H:%M} UTC: a note for the report "
+            "can no longer reach it. Add it as an internal comment, or file a correcting report."
+        )
 
     def clean(self):
         errors = {}

@@ -16,12 +16,12 @@ from django.db import transaction
 
 from backoffice.errors import Forbidden
 from backoffice.models import Staff
-from backoffice.services import field_diff
+from backoffice.services import model_update
 from compliance.sars import events
 from compliance.sars.choices import SARStatus
 from compliance.sars.errors import SARNotEditable
 from compliance.sars.models.sar import SAR, SARDraftEdit
-from compliance.sars.services.sar import clean_or_refuse, narrative_version_add, resolve_evidence
+from compliance.sars.services.sar import narrative_version_add, resolve_evidence
 from compliance.sars.services.sar_alerts import alerts_escalate_for_sar
 
 __all__ = ["sar_update"]
@@ -51,21 +51,12 @@ def sar_update(
     if locked.status != SARStatus.DRAFT:
         raise SARNotEditable(f"SAR {locked.sar_id} is {locked.status}; only a SAR in DRAFT can be edited")
 
-    before = {
-        "suspicious_activity_type": locked.suspicious_activity_type,
-        "activity_description": locked.activity_description,
-        "date_of_suspicious_activity": locked.date_of_suspicious_activity,
-        "amount_involved": locked.amount_involved,
-    }
     given = {
         "suspicious_activity_type": suspicious_activity_type,
         "activity_description": activity_description,
         "date_of_suspicious_activity": date_of_suspicious_activity,
         "amount_involved": Decimal(amount_involved) if amount_involved is not None else None,
     }
-    for name, value in given.items():
-        if value is not None:
-            setattr(locked, name, value)
     transactions = alerts = None
     if related_transaction_ids is not None or related_alert_ids is not None:
         transactions, alerts = resolve_evidence(
@@ -73,12 +64,12 @@ def sar_update(
             related_transaction_ids=related_transaction_ids or (),
             related_alert_ids=related_alert_ids or (),
         )
-    clean_or_refuse(locked)
-    narrative_before = before.pop("activity_description")
-    changes: dict = field_diff(before, {name: getattr(locked, name) for name in before})
-    if locked.activity_description != narrative_before:
+    # status is left out of the cleaning: only transitions may set it (clean_or_refuse)
+    wanted = {name: value for name, value in given.items() if value is not None}
+    changes: dict = model_update(locked, fields=given, data=wanted, exclude=["status"])
+    if "activity_description" in changes:
+        # the narrative's text lives in its versions; the audit entry names the version, not the text twice
         changes["activity_description"] = {"version": narrative_version_add(sar=locked, author=actor).number}
-    locked.save()
     if related_transaction_ids is not None:
         changes.update(_relink(locked.related_transactions, transactions, "related_transaction_ids"))
     if related_alert_ids is not None:

@@ -1,4 +1,4 @@
-"""SARs' fixtures for ``backoffice.tests.test_admin_forms_submitted``: a draft (its page is read-only; drafts are
+"""SARs' fixtures for ``backoffice.tests.admin.test_admin_forms_submitted``: a draft (its page is read-only; drafts are
 edited on their own page, whose tests submit it)."""
 
 import datetime as dt

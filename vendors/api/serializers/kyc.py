@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from backoffice.api.serializers import StrictCharField
+from backoffice.api.serializers import ApprovalRequestOut, StrictCharField
 from backoffice.files import signed_file_url
 from backoffice.limits import NOTE_MAX_LENGTH
 from vendors.choices import DocumentKey, KycDecision, ReviewDecision, ReviewReason, VendorKycStatus
@@ -89,19 +89,41 @@ class KycDocumentReviewIn(serializers.Serializer):
         return attrs
 
 
+OVERRIDE_REASON = "override_reason"
+
+
 class KycStatusIn(serializers.Serializer):
     """The decision on a vendor under review; a rejection needs a reason."""
 
-    headlines = {"status": "Invalid status", "reason": "Reason is required to reject"}
+    headlines = {
+        "status": "Invalid status",
+        "reason": {
+            OVERRIDE_REASON: "A reason is required to verify without every document approved",
+            "invalid": "Reason is required to reject",
+            "max_length": "Reason is required to reject",
+        },
+    }
 
     status = serializers.ChoiceField(choices=KycDecision.choices)
     reason = serializers.CharField(max_length=NOTE_MAX_LENGTH, required=False, allow_blank=True, allow_null=True)
+    # VERIFIED although required documents are not approved: a request a second person approves (202)
+    override = serializers.BooleanField(required=False, default=False)
 
     def validate(self, attrs):
         attrs["reason"] = (attrs.get("reason") or "").strip()
         if attrs["status"] == KycDecision.REJECTED and not attrs["reason"]:
             raise serializers.ValidationError({"reason": ["Required to reject."]})
+        if attrs["status"] == KycDecision.VERIFIED and attrs["override"] and not attrs["reason"]:
+            raise serializers.ValidationError(
+                {"reason": ["Required to verify without every document approved."]}, code=OVERRIDE_REASON
+            )
         return attrs
+
+
+class KycVerificationAwaitingOut(serializers.Serializer):
+    """A verification despite the gaps: the request a second person decides; the vendor stays UNDER_REVIEW."""
+
+    approvalRequest = ApprovalRequestOut()
 
 
 # ---------------------------------------------------------------- output
@@ -200,6 +222,22 @@ class KycProgressOut(serializers.Serializer):
     @extend_schema_field(serializers.DictField(child=SlotOut(), help_text="One entry per document key"))
     def get_documents(self, progress) -> dict:
         return {slot.document_key: SlotOut(slot, context=self.context).data for slot in progress.slots}
+
+
+class KycSupersededDocumentOut(KycDocumentOut):
+    """One item of GET .../kyc/documents/superseded: a replaced document kept as evidence, its review and how long
+    it is kept (compliance roles only)."""
+
+    originalFilename = serializers.CharField(source="original_filename")
+    uploadedAt = serializers.DateTimeField(source="uploaded_at")
+    review = serializers.SerializerMethodField()
+    supersededAt = serializers.DateTimeField(source="superseded_at")
+    supersededByKey = serializers.CharField(source="superseded_by.key", default=None, allow_null=True)
+    retainedUntil = serializers.DateField(source="retained_until")
+
+    @extend_schema_field(ReviewOut(allow_null=True))
+    def get_review(self, document) -> dict | None:
+        return ReviewOut(document).data if document.review_decision else None
 
 
 class KycDocumentDeletedOut(serializers.Serializer):

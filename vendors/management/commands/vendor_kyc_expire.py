@@ -14,7 +14,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         on = today()
-        expired = VendorDocument.objects.filter(document_key__in=REQUIRED_DOCUMENT_KEYS, expiry_date__lt=on)
+        expired = VendorDocument.objects.current().filter(document_key__in=REQUIRED_DOCUMENT_KEYS, expiry_date__lt=on)
         candidates = Vendor.objects.filter(kyc_status__in=COMPLETE_STATES, pk__in=expired.values("vendor_id"))
         moved = 0
         for vendor in candidates.iterator():

@@ -9,7 +9,7 @@ from backoffice.choices import StaffRole
 from backoffice.tests.factories import StaffFactory
 from backoffice.tests.uploads.corpus import handmade_pdf, jpeg, png
 from vendors.choices import REQUIRED_DOCUMENT_KEYS
-from vendors.services import vendor_document_upload
+from vendors.services import vendor_document_review, vendor_document_upload
 from vendors.tests.factories import VendorFactory
 
 
@@ -53,10 +53,18 @@ def upload(media, clients):
 
 
 @pytest.fixture
-def store_documents(media, officer):
-    """store_documents(vendor, keys=the six required) -> the documents, stored through the service."""
+def approved_documents_required(settings):
+    """The check ``make run`` and production switch on (off by default: the interface verifies any vendor under
+    review)."""
+    settings.VENDOR_VERIFY_NEEDS_APPROVED_DOCUMENTS = True
 
-    def run(vendor, keys=REQUIRED_DOCUMENT_KEYS):
+
+@pytest.fixture
+def store_documents(media, officer):
+    """store_documents(vendor, keys=the six required, approve=False) -> the documents, stored through the service
+    (and approved by the same officer with ``approve``, so anyone else may decide on the vendor)."""
+
+    def run(vendor, keys=REQUIRED_DOCUMENT_KEYS, approve=False):
         documents = []
         for n, key in enumerate(keys):
             content = png(color=(n * 20, 90, 120)) if n % 2 else handmade_pdf(catalog_extra=b"/Lang (en-%d)" % n)
@@ -64,7 +72,10 @@ def store_documents(media, officer):
             result = vendor_document_upload(
                 vendor=vendor, actor=officer, document_key=key, file=SimpleUploadedFile(name, content)
             )
-            documents.append(result.document)
+            document = result.document
+            if approve:
+                document = vendor_document_review(document=document, actor=officer, decision="APPROVED")
+            documents.append(document)
         return documents
 
     return run

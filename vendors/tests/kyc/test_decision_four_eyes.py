@@ -21,7 +21,7 @@ def status_of(vendor) -> str:
 
 @pytest.fixture
 def under_review(vendor, store_documents):
-    store_documents(vendor)  # uploaded by the ``officer`` fixture
+    store_documents(vendor, approve=True)  # uploaded and approved by the ``officer`` fixture
     assert status_of(vendor) == "UNDER_REVIEW"
     return vendor
 

@@ -57,7 +57,7 @@ def test_every_move_has_a_history_row_and_an_audit_entry(vendor, store_documents
 
 def test_expiry_sends_a_verified_vendor_back_but_leaves_a_rejection(vendor, store_documents):
     officer = StaffFactory(role=StaffRole.COMPLIANCE_OFFICER)  # not the one who uploaded (four eyes)
-    store_documents(vendor)
+    store_documents(vendor, approve=True)
     vendor_kyc_decide(vendor=vendor, actor=officer, status=S.VERIFIED)
     rejected = Vendor.objects.create(
         business_name="R", email="r@example.com", phone_number="+26878000009", password="!"

@@ -19,6 +19,7 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from backoffice.tests.brokers import BROKER_URL
+from backoffice.tests.pgtemplate import migrated_database
 from backoffice.tests.servers import Gunicorn, Script, app_env, children, manage, wait_until
 from verification.tests.helpers import card, selfie
 
@@ -46,8 +47,7 @@ def stack(tmp_path_factory):
         pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
     directory = tmp_path_factory.mktemp("e2e")
     (directory / "metrics").mkdir()
-    subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DATABASE], check=True)
-    subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DATABASE], check=True)
+    migrated_database(DATABASE)
     broker = redis.Redis.from_url(BROKER)
     broker.flushdb()
     env = app_env(
@@ -64,7 +64,6 @@ def stack(tmp_path_factory):
         VERIFICATION_REQUEUE_SECONDS="5",
         BEAT_LOCK_SECONDS="10",
     )
-    manage(env, "migrate", "--noinput")
     manage(env, "create_staff", "--email", "admin@ops.test", "--password", PASSWORD, "--role", "admin")
     worker = Script(env, directory / "worker.log", "./scripts/worker", "default,verification", "1", "e2e")
     server = Gunicorn(env, directory / "gunicorn.log")

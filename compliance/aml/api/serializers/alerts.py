@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from backoffice.api.serializers import CamelKeysJSONField
 from backoffice.limits import NOTE_MAX_LENGTH
-from compliance.aml.choices import OFFICER_CLOSE_REASONS, AlertStatus
+from compliance.aml.choices import OFFICER_CLOSE_REASONS, OFFICER_STATUSES
 from compliance.aml.services.alerts import BULK_MAX, BulkAction
 from compliance.casework.api.serializers.deadlines import AlertDueAtField, AlertPriorityField
 
@@ -74,7 +74,7 @@ class AlertDetailOut(AlertOut):
 
 
 class AlertStatusIn(serializers.Serializer):
-    status = serializers.ChoiceField(choices=AlertStatus.choices, source="to_status")
+    status = serializers.ChoiceField(choices=OFFICER_STATUSES, source="to_status")
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=NOTE_MAX_LENGTH)
     reasonCode = serializers.ChoiceField(
         choices=OFFICER_CLOSE_REASONS,

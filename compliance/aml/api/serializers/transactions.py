@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from rest_framework import serializers
 
-from backoffice.api.serializers import MoneyField, RejectUnknownFieldsMixin, StrictCharField
+from backoffice.api.serializers import ApprovalRequestOut, MoneyField, RejectUnknownFieldsMixin, StrictCharField
 from backoffice.limits import NOTE_MAX_LENGTH
 from kyc.choices import INTAKE_TYPES, Channel, HitAction
 from kyc.services.ledger import EXTERNAL_ID_MAX, MAX_AMOUNT
@@ -34,10 +34,27 @@ class DryRunIn(TransactionIn):
 
 
 class HitOut(serializers.Serializer):
+    """A rule's hit; a sanctions hit (``ruleId`` SANCTIONS) adds the match, the list, its reference and the score."""
+
     ruleId = serializers.CharField(source="rule_id")
-    ruleVersion = serializers.IntegerField(source="rule_version")
+    ruleVersion = serializers.IntegerField(source="rule_version", allow_null=True, required=False)  # not on SANCTIONS
     severity = serializers.CharField()
     action = serializers.ChoiceField(choices=HitAction.values)
+    matchId = serializers.CharField(source="match_id", required=False)
+    list = serializers.CharField(required=False)
+    reference = serializers.CharField(required=False)
+    score = serializers.FloatField(required=False)
+
+    SANCTIONS_ONLY = ("matchId", "list", "reference", "score")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if instance.get("rule_id") == "SANCTIONS":
+            data.pop("ruleVersion", None)
+        else:
+            for name in self.SANCTIONS_ONLY:
+                data.pop(name, None)
+        return data
 
 
 class TransactionDecisionOut(serializers.Serializer):
@@ -84,3 +101,9 @@ class HeldDecisionOut(HeldTransactionOut):
     reviewNote = serializers.CharField(source="review_note")
     reviewedAt = serializers.DateTimeField(source="reviewed_at")
     balanceAfter = MoneyField(source="balance_after", allow_null=True)
+
+
+class ReleaseAwaitingOut(serializers.Serializer):
+    """A release above ``HELD_RELEASE_FOUR_EYES_ABOVE``: the request a second person decides; the row stays HELD."""
+
+    approvalRequest = ApprovalRequestOut()

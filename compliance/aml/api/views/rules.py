@@ -7,13 +7,13 @@ with the proposal instead of the rule (compliance.aml.services.governance).
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import action
 
+from backoffice.api.serializers import ApprovalRequestOut
 from backoffice.api.viewsets import ApiViewSet
 from compliance.aml.api.serializers import rules as s
 from compliance.aml.engine import backtest as backtests
 from compliance.aml.filtersets import RuleFilterSet
 from compliance.aml.selectors import rules as selectors
 from compliance.aml.services import governance
-from compliance.aml.services import rules as services
 from kyc.selectors.users import user_get
 
 PROPOSED = "Change proposed"
@@ -58,10 +58,17 @@ class RuleViewSet(ApiViewSet):
     def retrieve(self, request, ruleId=None):
         return self.ok(s.RuleOut(selectors.rule_get(ruleId)).data)
 
-    @extend_schema(summary="Create an AML rule", request=s.RuleCreateIn, responses={201: s.RuleOut})
+    @extend_schema(
+        summary="Create an AML rule (under four eyes one asked for active is created off, switching on proposed)",
+        request=s.RuleCreateIn,
+        responses={201: s.RuleOut},
+    )
     def create(self, request):
-        rule = services.rule_create(actor=request.user, **self.input(s.RuleCreateIn))
-        return self.ok(s.RuleOut(rule).data, message="Rule created", status=201)
+        outcome = governance.rule_create_governed(actor=request.user, **self.input(s.RuleCreateIn))
+        data = s.RuleOut(outcome.rule).data
+        if outcome.proposed:
+            data = {**data, "proposal": s.ProposalOut(outcome.proposal).data}
+        return self.ok(data, message="Rule created", status=201)
 
     @extend_schema(
         summary="Update an AML rule (a new version)",
@@ -181,14 +188,18 @@ class RuleViewSet(ApiViewSet):
     def snooze_create(self, request, ruleId=None):
         rule = selectors.rule_get(ruleId)
         body = self.input(s.SnoozeIn)
-        snooze = governance.rule_snooze(
+        outcome = governance.rule_snooze_ask(
             rule=rule,
             user=user_get(user_id=body["user_id"]),
             actor=request.user,
             expires_at=body["expires_at"],
             reason=body["reason"],
         )
-        return self.ok(s.SnoozeOut(snooze).data, message="Rule snoozed", status=201)
+        if outcome.waits:
+            # under four eyes a HIGH or CRITICAL rule's snooze waits for a second person (docs/dual-control.md)
+            data = {"approvalRequest": ApprovalRequestOut(outcome.request).data}
+            return self.ok(data, message="Snooze awaiting approval", status=202)
+        return self.ok(s.SnoozeOut(outcome.result).data, message="Rule snoozed", status=201)
 
     @extend_schema(
         summary="End a snooze now (the rule raises alerts for the customer again)",

@@ -9,12 +9,16 @@ from rest_framework.decorators import action
 
 from backoffice.api.authentication import ServiceKeyAuthentication, StaffJWTAuthentication
 from backoffice.api.permissions import ServiceKeyScopeOrRole
+from backoffice.api.serializers import ApprovalRequestOut
 from backoffice.api.viewsets import SINGLE, ApiViewSet
+from backoffice.errors import NotFound
 from compliance.aml.api.serializers import transactions as s
 from compliance.aml.filtersets import HeldTransactionFilterSet
 from kyc.choices import TransactionStatus
 from kyc.models import Transaction
 from kyc.services import ledger
+
+RELEASE_AWAITING = "Release awaiting approval"
 
 API_KEY = OpenApiParameter(
     "X-API-Key", str, OpenApiParameter.HEADER, required=False, description="A service key (instead of a JWT)"
@@ -70,15 +74,20 @@ class HeldTransactionViewSet(ApiViewSet):
         return self.paged(self.get_queryset(), s.HeldTransactionOut)
 
     @extend_schema(
-        summary="Release a held transaction: it completes and the money moves, once",
+        summary="Release a held transaction: it completes and the money moves, once; above "
+        "HELD_RELEASE_FOUR_EYES_ABOVE it waits for a second person (202)",
         request=s.HeldDecisionIn,
-        responses={200: s.HeldDecisionOut},
+        responses={200: s.HeldDecisionOut, 202: s.ReleaseAwaitingOut},
     )
     @action(detail=True, methods=["post"], **SINGLE)
     def release(self, request, pk=None):
         note = self.input(s.HeldDecisionIn)["note"]
-        tx = ledger.held_transaction_release(transaction_id=_uuid_or_404(pk), actor=request.user, note=note)
-        return self.ok(s.HeldDecisionOut(tx).data, message="Transaction released")
+        outcome = ledger.held_transaction_release_ask(transaction_id=_uuid_or_404(pk), actor=request.user, note=note)
+        if outcome.waits:
+            return self.ok(
+                {"approvalRequest": ApprovalRequestOut(outcome.request).data}, message=RELEASE_AWAITING, status=202
+            )
+        return self.ok(s.HeldDecisionOut(outcome.result).data, message="Transaction released")
 
     @extend_schema(
         summary="Reject a held transaction: recorded REJECTED, no money moves",
@@ -94,8 +103,6 @@ class HeldTransactionViewSet(ApiViewSet):
 
 def _uuid_or_404(value):
     import uuid
-
-    from backoffice.errors import NotFound
 
     try:
         return uuid.UUID(str(value))

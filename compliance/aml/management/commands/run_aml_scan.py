@@ -8,6 +8,7 @@ from backoffice.tasks import dispatch
 from compliance.aml.choices import ScanStatus
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.models.scans import AMLScan
+from compliance.aml.services.held import held_escalate
 from compliance.aml.services.scans import aml_scan_start
 from compliance.aml.tasks import scan
 
@@ -64,7 +65,6 @@ class Command(BaseCommand):
             f"AML scan {start:%Y-%m-%d %H:%M} .. {end:%Y-%m-%d %H:%M} UTC: {len(row.rule_ids)} rules, "
             f"{row.hits} hits, {row.alerts_created} new alerts, {row.errors} failed rules"
         )
-        from compliance.aml.services.held import held_escalate
 
         escalated = held_escalate()
         if escalated:

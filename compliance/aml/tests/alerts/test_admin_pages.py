@@ -160,7 +160,7 @@ def test_the_queue_hides_closed_alerts_unless_asked(db, make_alert):
     assert str(closed.pk) in client.get("/admin/compliance/alert/?queue=all").content.decode()
 
 
-def test_admin_refuses_a_non_boolean_create_alert_action(db, rule):
+def test_admin_refuses_an_action_that_is_not_alert_hold_or_block(db, rule):
     client, _ = _login(StaffRole.MLRO)
     r = client.post(
         f"/admin/compliance/amlrule/{rule.pk}/change/",
@@ -168,12 +168,12 @@ def test_admin_refuses_a_non_boolean_create_alert_action(db, rule):
             "name": "x",
             "severity": "HIGH",
             "priority": 5,
-            "actions": '{"createAlert": "no"}',
+            "on_hit": "FREEZE",
             "param_thresholdAmount": "5",
             "reason": "Test",
         },
     )
-    assert r.status_code == 200 and "createAlert must be true or false" in r.content.decode()
+    assert r.status_code == 200 and "Select a valid choice" in r.content.decode()
     assert AMLRule.objects.get(pk=rule.pk).version == 3
 
 
@@ -187,12 +187,10 @@ def test_an_mlro_makes_a_rule_hold_or_block_in_the_admin(db, rule):
         "priority": 5,
         "is_active": "on",
         "param_thresholdAmount": "5",
+        "create_alert": "on",
         "reason": "Large single payments wait for review",
     }
-    r = client.post(f"/admin/compliance/amlrule/{rule.pk}/change/", {**form, "actions": '{"block": "yes"}'})
-    assert r.status_code == 200 and "block must be true or false" in r.content.decode()
-    assert AMLRule.objects.get(pk=rule.pk).hit_action == "ALERT"
-    r = client.post(f"/admin/compliance/amlrule/{rule.pk}/change/", {**form, "actions": '{"hold": true}'})
+    r = client.post(f"/admin/compliance/amlrule/{rule.pk}/change/", {**form, "on_hit": "HOLD"})
     assert r.status_code == 302
     assert AMLRule.objects.get(pk=rule.pk).hit_action == "HOLD"
     listing = client.get("/admin/compliance/amlrule/").content.decode()

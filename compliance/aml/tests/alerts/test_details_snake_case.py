@@ -1,6 +1,6 @@
 """Alert details are stored snake_case and answered camelCase exactly as before (issue 16).
 
-Every JSON column is checked after the demo seed in backoffice/tests/test_stored_json_keys.py.
+Every JSON column is checked after the demo seed in backoffice/tests/api/test_stored_json_keys.py.
 OLD holds the details the code wrote before the change, one per rule type and alert type: the migration must
 turn each into snake_case, and the API must answer each byte for byte as it did.
 """
@@ -13,9 +13,9 @@ from django.apps import apps as django_apps
 
 from backoffice.jsonkeys import camel_key_paths, camel_keys, snake_keys
 from compliance.aml.choices import AlertType, RuleType
-from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.identity import duplicate_identity_alert
+from compliance.aml.services.scans import scan
 from compliance.aml.tests.engine.helpers import NOON, make_rule, tx
 from compliance.aml.tests.factories import AlertFactory
 from kyc.tests.factories import PlatformUserFactory

@@ -94,6 +94,7 @@ def test_triage_on_the_alert_page(page, live_server):  # noqa: F811
     assert alert.status == "OPEN" and "Nomsa Dube reopened the alert" in page.inner_text(".vk-history")
 
     # an alert assigned to someone else: a warning, and nothing happens until it is confirmed
+    page.wait_for_load_state("networkidle")  # no request of the page still reading while this thread writes
     Alert.objects.filter(pk=alert.pk).update(assigned_to=colleague)
     page.reload()
     assert "assigned to Sipho Zwane" in page.get_by_test_id("assigned-warning").inner_text()

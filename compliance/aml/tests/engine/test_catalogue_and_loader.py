@@ -5,8 +5,8 @@ from io import StringIO
 
 from django.core.management import call_command
 
-from compliance.aml.catalogue import CATALOGUE
-from compliance.aml.engine.parameters import validate_conditions
+from compliance.aml.engine.registry import CATALOGUE
+from compliance.aml.models.parameters import validate_conditions
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 from compliance.aml.services.rules import rule_update
 
@@ -102,7 +102,7 @@ def test_high_rules_hold_critical_rules_block_and_the_documented_exceptions_only
 
 
 def test_the_loader_gives_unedited_rules_the_new_actions_and_keeps_an_officers_edit(db):
-    from compliance.aml.catalogue import previous_actions
+    from compliance.aml.engine.catalogue import previous_actions
 
     _load()
     for rule in AMLRule.objects.all():  # as loaded before rules could hold or block

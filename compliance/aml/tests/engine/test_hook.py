@@ -3,8 +3,8 @@
 from decimal import Decimal
 from unittest import mock
 
-from compliance.aml.engine.hooks import screening_paused
 from compliance.aml.models.alerts import Alert
+from compliance.aml.services.screening import screening_paused
 from compliance.aml.tests.engine.helpers import make_rule
 from kyc.models import Transaction
 from kyc.services import transaction_record

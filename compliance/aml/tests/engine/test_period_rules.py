@@ -36,9 +36,13 @@ def test_velocity_respects_the_minimum_amount(user):
     assert hits_of(rule) == []
 
 
+def cash(user, amount, **fields):
+    return tx(user, amount, channel="CASH", **fields)
+
+
 def test_regulatory_reporting_adds_up_a_users_utc_day(user):
     rule = make_rule("regulatory_reporting", reportingThreshold=25000)
-    rows = [tx(user, 12500, minutes=m) for m in (0, 60)]
+    rows = [cash(user, 12500, minutes=m) for m in (0, 60)]
     [hit] = hits_of(rule)
     assert hit.transaction_ids == [r.pk for r in rows]
     assert hit.details["day"] == "2026-06-10" and hit.details["total"] == 25000.0
@@ -46,17 +50,28 @@ def test_regulatory_reporting_adds_up_a_users_utc_day(user):
 
 def test_regulatory_reporting_does_not_add_up_two_eswatini_days(user):
     rule = make_rule("regulatory_reporting", reportingThreshold=25000)
-    tx(user, 12500, minutes=-15 * 60)  # 21:00 UTC the day before: 23:00 in Mbabane
-    tx(user, 12500)
+    cash(user, 12500, minutes=-15 * 60)  # 21:00 UTC the day before: 23:00 in Mbabane
+    cash(user, 12500)
     assert hits_of(rule) == []
 
 
 def test_regulatory_reporting_days_are_eswatini_days_not_utc_days(user):
     rule = make_rule("regulatory_reporting", reportingThreshold=25000)
-    late = tx(user, 12500, minutes=-13 * 60)  # 23:00 UTC the day before: already 01:00 on the 10th locally
-    noon = tx(user, 12500)
+    late = cash(user, 12500, minutes=-13 * 60)  # 23:00 UTC the day before: already 01:00 on the 10th locally
+    noon = cash(user, 12500)
     [hit] = hits_of(rule)
     assert hit.transaction_ids == [late.pk, noon.pk] and hit.details["day"] == "2026-06-10"
+
+
+def test_regulatory_reporting_counts_cash_only_never_a_wallet_credit_or_a_card(user):
+    rule = make_rule("regulatory_reporting", reportingThreshold=25000)
+    tx(user, 30000, type="TOP_UP", channel="WALLET")  # an admin credit: no cash changed hands
+    tx(user, 30000, channel="CARD")
+    tx(user, 30000, channel="BANK")
+    assert hits_of(rule) == []
+    counted = cash(user, 25000, minutes=10)
+    [hit] = hits_of(rule)
+    assert hit.transaction_ids == [counted.pk] and hit.details["total"] == 25000.0
 
 
 def test_account_lifecycle_flags_a_large_transaction_after_a_long_silence(user):

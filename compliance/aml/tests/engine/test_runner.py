@@ -4,9 +4,9 @@ import datetime as dt
 
 import pytest
 
-from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.services.rules import rule_update
+from compliance.aml.services.scans import scan
 from compliance.aml.tests.engine.helpers import NOON, make_rule, tx
 
 SINCE = NOON - dt.timedelta(days=1)

@@ -8,10 +8,10 @@ from django.utils import timezone
 from backoffice.errors import Conflict, ValidationFailed
 from backoffice.models import AuditLog
 from backoffice.tests.factories import StaffFactory
-from compliance.aml.engine.runner import scan, scan_transaction
 from compliance.aml.models.alerts import Alert
 from compliance.aml.models.governance import RuleSnooze
 from compliance.aml.services.governance import rule_snooze, rule_snooze_end
+from compliance.aml.services.scans import scan, scan_transaction
 from compliance.aml.tests.engine.helpers import NOON, make_rule, tx
 
 SINCE = NOON - dt.timedelta(days=1)

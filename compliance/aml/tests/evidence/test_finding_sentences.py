@@ -4,9 +4,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from compliance.aml.catalogue import CATALOGUE
 from compliance.aml.choices import AlertStatus, RuleType
-from compliance.aml.evidence import duration, finding, history_sentence, money
+from compliance.aml.engine.registry import CATALOGUE
+from compliance.aml.engine.words import duration, money
+from compliance.aml.evidence import finding, history_sentence
 
 # The figures each evaluator writes into an alert's details (compliance/aml/engine/<type>.py), one hit each.
 DETAILS = {
@@ -122,7 +123,7 @@ def test_network_analysis_counts_distinct_senders_from_the_transactions():
         (
             "regulatory_reporting",
             "3 transactions on 2026-11-10 (Eswatini time) totalled SZL 28,200.00.",
-            "Rule: SZL 25,000.00 or more in one Eswatini day; a large-cash report may be due.",
+            "Rule: SZL 25,000.00 or more in cash in one Eswatini day; a large-cash report may be due.",
         ),
     ],
 )

@@ -52,11 +52,17 @@ def officer(staff_client):
 
 
 @pytest.fixture
-def make_rule(mlro):
+def make_rule(mlro, settings):
     client, _ = mlro
 
     def make(rule_type="threshold", **overrides):
-        r = client.post("/api/v1/admin/aml/rules", rule_body(rule_type, **overrides), format="json")
+        # a rule as it stands before the test: made while four eyes was off, so one asked for active is active
+        # (under four eyes it would start switched off with a proposal: test_four_eyes_rules_created_active)
+        four_eyes, settings.RULE_FOUR_EYES = settings.RULE_FOUR_EYES, False
+        try:
+            r = client.post("/api/v1/admin/aml/rules", rule_body(rule_type, **overrides), format="json")
+        finally:
+            settings.RULE_FOUR_EYES = four_eyes
         assert r.status_code == 201, r.json()
         return r.json()["data"]
 

@@ -45,7 +45,8 @@ def edit_body(rule, **overrides):
         "priority": rule.priority,
         "is_active": "on" if rule.is_active else "",
         "description": rule.description,
-        "actions": '{"createAlert": true}',
+        "on_hit": "ALERT",
+        "create_alert": "on",
         "param_thresholdAmount": str(rule.conditions["thresholdAmount"]),
         "reason": "Quarterly review",
     }
@@ -72,7 +73,8 @@ def test_create_from_the_form_writes_the_interfaces_json_and_describes_it(db):
             "name": "Students moving a lot",
             "severity": "HIGH",
             "priority": 10,
-            "actions": '{"createAlert": true}',
+            "on_hit": "ALERT",
+            "create_alert": "on",
             "param_thresholdAmount": "20000",
             "param_occupations": "student\nunemployed",
             "param_transactionTypes": ["TOP_UP", "WITHDRAWAL"],
@@ -150,7 +152,7 @@ def test_four_eyes_in_the_admin(db, four_eyes):
     assert AMLRule.objects.get(pk=rule.pk).conditions["thresholdAmount"] == 5000
     proposal = RuleProposal.objects.get(rule=rule)
     page = proposer_client.get(f"{RULES}{rule.pk}/change/").content.decode()
-    assert 'data-testid="pending-proposals"' in page and "5000 → 4000" in page
+    assert 'data-testid="pending-proposals"' in page and "Threshold amount: E5,000 → E4,000" in page
     # the proposer cannot approve
     proposals = "/admin/compliance/ruleproposal/"
     r = proposer_client.post(proposals, {"action": "approve_selected", "_selected_action": [proposal.pk]}, follow=True)
@@ -158,7 +160,7 @@ def test_four_eyes_in_the_admin(db, four_eyes):
     assert RuleProposal.objects.get(pk=proposal.pk).status == "PENDING"
     # a second MLRO can
     other, approver = login()
-    diff = "<code>conditions.thresholdAmount</code></td><td>5000</td><td><strong>4000</strong>"
+    diff = "<td>Threshold amount</td><td>E5,000</td><td><strong>E4,000</strong>"
     assert diff in other.get(f"{proposals}{proposal.pk}/change/").content.decode()
     other.post(proposals, {"action": "approve_selected", "_selected_action": [proposal.pk]})
     rule.refresh_from_db()

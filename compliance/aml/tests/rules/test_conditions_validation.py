@@ -2,7 +2,7 @@
 
 import pytest
 
-from compliance.aml.engine.parameters import PARAMETERS, validate_conditions
+from compliance.aml.models.parameters import PARAMETERS, validate_conditions
 from compliance.aml.tests.rules.helpers import VALID_CONDITIONS, rule_body
 
 URL = "/api/v1/admin/aml/rules"

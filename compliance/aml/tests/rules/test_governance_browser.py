@@ -41,7 +41,7 @@ def test_propose_approve_and_backtest(page, browser, live_server, settings):  # 
     page.click("button[name=_save]")
     page.wait_for_load_state()
     assert "Change proposed for AML-THR-B" in page.content()
-    assert "5000 → 4000" in page.locator("[data-testid=pending-proposals]").inner_text()
+    assert "Threshold amount: E5,000 → E4,000" in page.locator("[data-testid=pending-proposals]").inner_text()
     assert AMLRule.objects.get(pk=rule.pk).conditions["thresholdAmount"] == 5000
 
     # the backtest of the proposal finds the 4,500 top-up the current version misses

@@ -6,7 +6,7 @@ from backoffice.choices import StaffRole
 from backoffice.tests.browser import page, sign_in  # noqa: F401  (fixture)
 from backoffice.tests.factories import PASSWORD, StaffFactory
 from compliance.aml.choices import RuleType
-from compliance.aml.engine.parameters import parameters_of
+from compliance.aml.models.parameters import parameters_of
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.tests.rules.helpers import VALID_CONDITIONS
 
@@ -54,7 +54,7 @@ def test_create_then_edit_with_a_bad_value(page, live_server, rule_type):  # noq
     page.wait_for_load_state("load")
     page.fill("input[name=rule_id]", f"B-{rule_type}")
     page.fill("input[name=name]", f"Browser {rule_type}")
-    page.fill("textarea[name=actions]", '{"createAlert": true}')
+    page.check("input[name=on_hit][value=ALERT]")
     fill_parameters(page, rule_type)
     page.click("button[name=_save]")
     page.wait_for_url(f"{live_server.url}/admin/compliance/amlrule/")

@@ -8,8 +8,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from backoffice.services.service_keys import service_key_create
-from compliance.aml.engine.hooks import screening_paused
 from compliance.aml.models.rules import AMLRule
+from compliance.aml.services.screening import screening_paused
 from kyc.models import PlatformUser
 from kyc.services import transaction_record
 from kyc.tests.factories import PlatformUserFactory
@@ -145,8 +145,8 @@ SCENARIOS = {
     ),
     "regulatory_reporting": (
         {"reportingThreshold": 3000},
-        lambda u, ctx: [{"type": "TOP_UP", "amount": Decimal("2000"), "created_at": at(-180)}],
-        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1500")},
+        lambda u, ctx: [{"type": "TOP_UP", "amount": Decimal("2000"), "channel": "CASH", "created_at": at(-180)}],
+        lambda u, ctx: {"type": "TOP_UP", "amount": Decimal("1500"), "channel": "CASH"},
     ),
     "mobile_money": (
         {"minCount": 3, "minTotalAmount": 3000, "timeWindowHours": 24, "transactionTypes": ["TOP_UP"]},

@@ -13,9 +13,9 @@ from decimal import Decimal
 
 import pytest
 
-from compliance.aml.engine.runner import scan
 from compliance.aml.models.alerts import Alert
 from compliance.aml.models.rules import AMLRule
+from compliance.aml.services.scans import scan
 from compliance.aml.tests.transactions.helpers import NOON, SCENARIOS, customer, make_rule
 from kyc.models import Transaction
 from kyc.services import transaction_record

@@ -7,8 +7,9 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from compliance.aml.engine import hooks, runner
-from compliance.aml.engine.runner import scan
+from compliance.aml.engine import runner
+from compliance.aml.services import screening
+from compliance.aml.services.scans import scan
 from compliance.aml.tests.transactions.helpers import make_rule
 from kyc.models import PlatformUser, Transaction
 from kyc.services import transaction_record
@@ -33,12 +34,12 @@ def broken(db):
 
 def test_fail_open_records_on_the_other_rules_flags_counts_and_logs(settings, user, broken, caplog):
     settings.AML_SCREENING_FAILURE = "open"
-    before = hooks.screening_failures.total
+    before = screening.screening_failures.total
     with caplog.at_level(logging.ERROR, logger="compliance.aml.engine"):
         tx = transaction_record(user=user, type="TOP_UP", amount=Decimal("50"))
     assert (tx.status, tx.decision, tx.screening_failed) == ("COMPLETED", "ALLOW", True)
     assert PlatformUser.objects.get(pk=user.pk).balance == Decimal("1050.00")
-    assert hooks.screening_failures.total == before + 1
+    assert screening.screening_failures.total == before + 1
     assert any("aml.screening_failed" in r.getMessage() and broken.rule_id in r.getMessage() for r in caplog.records)
 
 

@@ -68,7 +68,7 @@ def test_concurrent_releases_move_the_money_once(settings):
 
 
 def test_alerts_are_written_by_the_background_worker_after_the_answer(settings):
-    from compliance.aml.engine.hooks import wait_for_background_alerts
+    from compliance.aml.services.screening import wait_for_background_alerts
 
     settings.AML_ALERTS_BACKGROUND = True
     rule = make_rule("threshold", action="hold", thresholdAmount=50)
@@ -78,3 +78,41 @@ def test_alerts_are_written_by_the_background_worker_after_the_answer(settings):
     wait_for_background_alerts()
     alert = Alert.objects.get(rule=rule)
     assert list(alert.related_transactions.values_list("pk", flat=True)) == [result.transaction.pk]
+
+
+def test_a_payment_to_a_customer_does_not_wait_for_that_customers_own_payment():
+    """The wallet's lock excludes other writers of the row, not the key-share lock of a foreign key: a transfer
+    naming a customer as counterparty commits while that customer's own payment still holds their wallet.
+    Waiting there, the transfer held the audit chain's head, which the other payment needed next: a deadlock
+    (bench/aml_decisions.py, 8 callers)."""
+    import threading
+
+    from django.db import transaction
+
+    from kyc.services.ledger import lock_user
+
+    payer, payee = PlatformUserFactory(balance=Decimal("500.00")), PlatformUserFactory(balance=Decimal("500.00"))
+    payee_locked, transfer_done = threading.Event(), threading.Event()
+
+    def payee_payment():
+        with transaction.atomic():
+            lock_user(payee)
+            payee_locked.set()
+            # held until the transfer has committed, or for long enough to say it waited
+            return transfer_done.wait(10)
+
+    def transfer():
+        payee_locked.wait(10)
+        result = transaction_intake(
+            external_id=f"to-payee-{payee.pk}",
+            user_id=payer.pk,
+            type="TRANSFER_OUT",
+            amount=Decimal("10.00"),
+            counterparty_user_id=payee.pk,
+        )
+        transfer_done.set()
+        return result.transaction.status
+
+    outcomes = run_in_threads(2, lambda index: payee_payment() if index == 0 else transfer())
+
+    assert outcomes == [True, "COMPLETED"], outcomes

@@ -11,9 +11,9 @@ from unittest import mock
 import pytest
 
 from compliance.aml.engine.base import Scope
-from compliance.aml.engine.hooks import screening_paused
 from compliance.aml.engine.prefilter import activity_skips, could_hit
 from compliance.aml.engine.runner import evaluate
+from compliance.aml.services.screening import screening_paused
 from compliance.aml.tests.transactions.helpers import NOON, SCENARIOS, make_rule
 from kyc.models import UserActivityHour
 from kyc.services import transaction_record

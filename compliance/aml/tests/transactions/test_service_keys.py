@@ -161,9 +161,18 @@ def test_admins_make_a_key_in_the_admin_site_see_it_once_and_revoke_it():
     assert row.created_by == admin and row.key_hash == hashlib.sha256(key.encode()).hexdigest()
     again = browser.get(reverse("admin:backoffice_servicekey_changelist")).content.decode()
     assert key not in again and "withdrawals" in again
-    r = browser.post(
+    asked = browser.post(
         reverse("admin:backoffice_servicekey_changelist"),
         {"action": "revoke_keys", "_selected_action": [row.pk]},
+        follow=True,
+    )
+    # revoking asks first (issue 31): nothing is revoked until the confirmation is posted
+    assert asked.status_code == 200 and 'data-testid="confirm-revoke"' in asked.content.decode()
+    row.refresh_from_db()
+    assert row.revoked_at is None
+    r = browser.post(
+        reverse("admin:backoffice_servicekey_changelist"),
+        {"action": "revoke_keys", "_selected_action": [row.pk], "confirmed": "yes"},
         follow=True,
     )
     assert r.status_code == 200

@@ -3,7 +3,7 @@
 Compliance officers, MLROs and admins read and prepare (``ctr.read``,
 ``ctr.prepare``); submitting a batch and recording the unit's answers is the
 MLRO's or admin's (``ctr.submit``), never the preparer's. Support and finance
-hold none of these: 403 on every endpoint (backoffice.auth.roles).
+hold none of these: 403 on every endpoint (backoffice.roles).
 """
 
 from django.http import HttpResponse

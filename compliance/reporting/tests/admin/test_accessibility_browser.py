@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from backoffice.tests.axe import serious_violations
-from backoffice.tests.browser import signed_in_page
+from backoffice.tests.browser import sign_in, signed_in_page
 from compliance.reporting.models import ThresholdReport
 from compliance.reporting.services.threshold import threshold_batch_prepare, threshold_batch_submit
 from compliance.reporting.tests.threshold.helpers import MORNING, cash
@@ -37,3 +37,16 @@ def test_queue_report_batch_and_statistics_pages(browser, live_server, staff, ru
         if found := serious_violations(page):
             problems[name] = found
     assert not problems, "\n".join(f"{name}: {line}" for name, lines in problems.items() for line in lines)
+
+
+def test_the_statistics_table_scrolls_by_keyboard_on_a_narrow_screen(browser, live_server, staff, rule, customer):
+    """Issue 31: the table's scrolling region was not focusable (axe serious: scrollable-region-focusable)."""
+    page = browser.new_context(viewport={"width": 480, "height": 900}).new_page()
+    sign_in(page, live_server, staff["mlro"].email)
+    page.goto(live_server.url + reverse("admin:compliance_regulator_statistics"))
+    page.wait_for_load_state("networkidle")
+    region = page.get_by_test_id("statistics-region")
+    assert region.evaluate("el => el.scrollWidth > el.clientWidth")  # it does scroll at this width
+    region.focus()
+    assert page.evaluate("document.activeElement.dataset.testid") == "statistics-region"
+    assert serious_violations(page) == []

@@ -40,7 +40,15 @@ def test_prepare_check_submit_and_answer_on_the_batch_screen(browser, live_serve
     row.locator("input[name=reason]").fill("The conductor's ID is missing")
     row.locator("[data-testid=answer-rejected]").click()
     mlro.wait_for_selector(f"tr[data-report='{first.pk}'] [data-testid=report-outcome]")
-    mlro.locator(f"tr[data-report='{second.pk}'] [data-testid=answer-accepted]").click()
+    accepted = mlro.locator(f"tr[data-report='{second.pk}'] [data-testid=answer-accepted]")
+    # "Accepted" asks first (issue 31): dismissed, nothing is recorded; accepted, the answer is
+    asked: list[str] = []
+    mlro.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    accepted.click()
+    assert asked and "accepted" in asked[0]
+    assert ThresholdReport.objects.get(pk=second.pk).status == "SUBMITTED"
+    mlro.once("dialog", lambda dialog: dialog.accept())
+    accepted.click()
     mlro.wait_for_selector(f"tr[data-report='{second.pk}'] [data-testid=report-outcome]")
     first.refresh_from_db()
     second.refresh_from_db()

@@ -19,8 +19,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.slow
+# no NUL in the occupation: PostgreSQL stores none in text, and the API refuses one before a row is written
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(first=any_script_name, last=any_script_name, occupation=st.text(max_size=400))
+@given(
+    first=any_script_name,
+    last=any_script_name,
+    occupation=st.text(st.characters(exclude_characters="\x00"), max_size=400),
+)
 def test_a_batch_on_customers_with_any_name_validates(rule, staff, first, last, occupation):
     n = uuid.uuid4().int
     person = PlatformUserFactory(

@@ -1,6 +1,6 @@
 """/admin/aml/sars: list, file, edit a draft, move along the workflow, return to DRAFT, export.
 
-Only compliance roles hold the ``sars.*`` capabilities (backoffice.auth.roles), so
+Only compliance roles hold the ``sars.*`` capabilities (backoffice.roles), so
 support and finance get 403 on every one of these endpoints: the subject of a
 report must never learn of it (tipping-off).
 """

@@ -82,6 +82,7 @@ any_script_name = st.one_of(
     *(words_in(lo, hi) for lo, hi in SCRIPTS.values()),
     # mixed with the punctuation people put in names and organisations' names
     st.text(st.sampled_from(list(PUNCTUATION) + list("aZ09 .'-éøßЖ李")), min_size=1, max_size=300),
-    # anything at all, control characters and surrogate-free astral planes included
-    st.text(min_size=1, max_size=300),
+    # anything at all, control characters and surrogate-free astral planes included, but NUL: PostgreSQL stores
+    # none in text and the API refuses one before a row is written, so no stored name holds it
+    st.text(st.characters(exclude_characters="\x00"), min_size=1, max_size=300),
 )

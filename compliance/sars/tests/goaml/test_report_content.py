@@ -7,7 +7,10 @@ import pytest
 from compliance.casework.services.casework import attachment_add, comment_add
 from compliance.casework.tests.casework.helpers import pdf_upload
 from compliance.sars.choices import SARStatus
+from compliance.sars.export import render_sar
 from compliance.sars.goaml import DRAFT_MARKER
+from compliance.sars.selectors.sar import sar_for_report
+from compliance.sars.services.sar import sar_return
 from compliance.sars.tests.goaml.helpers import errors_of, goaml_of, report_of
 from compliance.sars.tests.sar.helpers import file_sar, move, sar_in
 from kyc.tests.factories import TransactionFactory
@@ -54,14 +57,16 @@ def test_only_comments_for_the_report_reach_it_the_sars_and_its_alerts(subject, 
     assert errors_of(sar) == []
 
 
-def test_the_workflow_history_is_one_entry_per_step_with_its_reason(subject, crew):
+def test_the_internal_workflow_and_return_reasons_never_reach_the_fiu(subject, crew):
     sar = sar_in(SARStatus.PENDING_REVIEW, subject, crew)
-    from compliance.sars.services.sar import sar_return
-
-    sar_return(sar=sar, actor=crew["reviewer"], reason="Add the dates.")
-    entries = infos(report_of(sar))
-    assert "Add the dates." in entries["Workflow: PENDING_REVIEW -> DRAFT"][0].findtext("info_text")
-    assert entries["Workflow: drafted"] and errors_of(sar) == []
+    sar_return(sar=sar, actor=crew["reviewer"], reason="Internal: the filer forgot the dates again.")
+    move(sar, crew["filer"], SARStatus.PENDING_REVIEW)
+    raw = goaml_of(sar).decode()
+    assert "forgot the dates" not in raw and "Workflow" not in raw
+    assert not [s for s in infos(report_of(sar)) if "Workflow" in s or "->" in s]
+    assert errors_of(sar) == []
+    # the institution's own exports keep the history, returns with their reasons (contract: SAR return)
+    assert "forgot the dates" in render_sar(sar_for_report(sar=sar), "txt").decode()
 
 
 def test_a_subject_with_a_confirmed_pep_match_carries_peps(subject, crew, django_capture_on_commit_callbacks):

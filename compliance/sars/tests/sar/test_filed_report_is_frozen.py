@@ -37,8 +37,9 @@ def filed(subject, crew, *alerts):
 
 
 def add_later_evidence(sar, alert, crew):
-    comment_add(actor=crew["reviewer"], text="LATER-SAR-COMMENT for the report", for_report=True, sar=sar)
-    comment_add(actor=crew["reviewer"], text="LATER-ALERT-COMMENT for the report", for_report=True, alert=alert)
+    # a note "for the report" is refused once filed (test_filed_report_refuses_report_notes); internal ones are kept
+    comment_add(actor=crew["reviewer"], text="LATER-SAR-COMMENT internal", sar=sar)
+    comment_add(actor=crew["reviewer"], text="LATER-ALERT-COMMENT internal", alert=alert)
     attachment_add(actor=crew["reviewer"], file=pdf_upload("later-statement.pdf"), sar=sar)
 
 

@@ -6,6 +6,7 @@ from importlib import import_module
 import pytest
 from django.apps import apps
 
+from backoffice.audit import audit_record
 from backoffice.models import AuditLog
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SARDraftEdit
@@ -36,7 +37,7 @@ def test_edits_in_the_audit_log_become_rows_and_keep_their_editor_out_of_review(
 
 
 def test_entries_of_sars_no_longer_there_are_skipped(crew):
-    AuditLog.objects.create(
+    audit_record(
         actor=crew["filer"], action="sar.update", object_type="sar", object_id="00000000-0000-0000-0000-000000000000"
     )
     migration.edits_from_the_audit_log(apps, None)

@@ -1,0 +1,1 @@
+"""The foundation's reads that are more than a filter."""

@@ -1,0 +1,99 @@
+"""Staff's two-factor sign-in: set up, confirmed, recovery codes made again, removed, and checked at sign-in.
+
+The devices are django-otp's (``backoffice.auth.mfa``); every change here is audited from ``backoffice.events``,
+never with a secret or a code in it. Recovery codes are returned once, to be shown once: only django-otp's
+table holds them afterwards, and each is deleted by its first use.
+"""
+
+from django.contrib.auth.hashers import check_password
+from django.db import transaction
+from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from backoffice import events
+from backoffice.auth import mfa
+from backoffice.errors import Conflict, ValidationFailed
+from backoffice.models import Staff
+
+
+def _replace_recovery_codes(staff: Staff) -> list[str]:
+    StaticDevice.objects.filter(user=staff).delete()
+    device = StaticDevice.objects.create(user=staff, name=mfa.RECOVERY_NAME, confirmed=True)
+    codes = mfa.new_recovery_codes()
+    StaticToken.objects.bulk_create(StaticToken(device=device, token=code) for code in codes)
+    return codes
+
+
+@transaction.atomic
+def staff_mfa_start(*, staff: Staff, key: str | None = None) -> TOTPDevice:
+    """A new, unconfirmed authenticator-app secret for ``staff`` (any earlier unconfirmed one is dropped).
+
+    ``key`` (hex) only for the demo's published secret; otherwise django-otp draws 20 random bytes.
+    """
+    if mfa.is_enrolled(staff):
+        raise Conflict("Two-factor sign-in is already set up; remove it first to set up another app")
+    TOTPDevice.objects.filter(user=staff, confirmed=False).delete()
+    device = TOTPDevice(user=staff, name=mfa.TOTP_NAME, confirmed=False)
+    if key is not None:
+        device.key = key
+    device.full_clean()
+    device.save()
+    return device
+
+
+# Not atomic as a whole: a wrong code's failure count (django-otp's back-off) must be committed.
+def staff_mfa_confirm(*, staff: Staff, code: str) -> list[str]:
+    """Confirm the app set up by ``staff_mfa_start`` with its first code; the recovery codes, to show once."""
+    device = mfa.totp_device(staff, confirmed=False)
+    if device is None:
+        raise ValidationFailed("Start the set-up first: there is no new authenticator app to confirm")
+    code = mfa.normalise(code)
+    if not mfa.check_code(device, code):
+        raise mfa.OtpInvalid("The code is wrong or expired: type the code the app shows now")
+    with transaction.atomic():
+        if mfa.is_enrolled(staff):  # two confirmations raced: the first one set it up
+            raise Conflict("Two-factor sign-in is already set up")
+        TOTPDevice.objects.filter(pk=device.pk).update(confirmed=True)
+        codes = _replace_recovery_codes(staff)
+        events.staff_mfa_enrolled(staff=staff, recovery_codes=len(codes))
+    return codes
+
+
+@transaction.atomic
+def staff_mfa_recovery_regenerate(*, staff: Staff) -> list[str]:
+    """New recovery codes for an enrolled ``staff`` member (the old ones stop working), to show once."""
+    if not mfa.is_enrolled(staff):
+        raise ValidationFailed("Two-factor sign-in is not set up")
+    codes = _replace_recovery_codes(staff)
+    events.staff_mfa_recovery_codes_regenerated(staff=staff, recovery_codes=len(codes))
+    return codes
+
+
+def staff_mfa_remove(*, staff: Staff, password: str, code: str) -> None:
+    """Remove ``staff``'s second factor; they prove it is them again with their password and a current code."""
+    if not mfa.is_enrolled(staff):
+        raise ValidationFailed("Two-factor sign-in is not set up")
+    if not check_password(password or "", staff.password):
+        raise ValidationFailed("The password is wrong", details={"password": ["The password is wrong"]})
+    used = mfa.verify(staff, code)
+    with transaction.atomic():
+        TOTPDevice.objects.filter(user=staff).delete()
+        StaticDevice.objects.filter(user=staff).delete()
+        if used == "recovery":
+            events.staff_mfa_recovery_code_used(staff=staff, left=0, via="removal")
+        events.staff_mfa_removed(staff=staff)
+
+
+def staff_second_factor(*, staff: Staff, otp: str | None, via: str) -> None:
+    """At sign-in, after the right password: nothing for staff without a second factor (and not required to have
+    one); otherwise ``otp`` must be a current code or an unspent recovery code (whose use is audited).
+
+    EnrolmentRequired for a required role not enrolled yet; OtpRequired, OtpInvalid, OtpThrottled from the check.
+    """
+    step = mfa.second_step(staff)
+    if step is None:
+        return
+    if step == mfa.ENROL:
+        raise mfa.EnrolmentRequired()
+    if mfa.verify(staff, otp) == "recovery":
+        events.staff_mfa_recovery_code_used(staff=staff, left=mfa.recovery_codes_left(staff), via=via)

@@ -1,0 +1,1 @@
+from compliance.sanctions.admin import lists, matches  # noqa: F401
