@@ -79,12 +79,14 @@ format: install-dev
 TEST_ENV := ENVIRONMENT=test SECRET_KEY=test-only-secret-key-not-for-production-use-0123456789
 # The tests run in two passes (conftest.py): in parallel, one worker process per core (pytest-xdist; each worker has
 # its own test database, test_<name>_gw0 ...), then the few marked serial (a shared broker, fixed-name databases,
-# outage deadlines) in one process. PARALLEL= runs the first pass in one process too.
+# outage deadlines) in their own pass (SERIAL_PARALLEL below). PARALLEL= and SERIAL_PARALLEL= run a pass in one process.
 # One worker more than the machine has cores: a browser test spends much of its time waiting for a page to settle
 # (each walk of the admin pages waits for the network to be idle on every page), time another worker can use.
 # --dist worksteal: a worker that runs out takes queued tests from another, so a long test near the end does not
 # leave the others idle.
 PARALLEL ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist worksteal
+# The serial pass in two workers where there are two cores, each file whole in one (conftest.py says why that is safe).
+SERIAL_PARALLEL ?= $(shell [ $$(nproc) -ge 2 ] && echo "-n 2 --dist loadfile")
 # -rs: every skipped test says why (no chromium, no redis-server, PostgreSQL-only on SQLite: docs/testing.md)
 REPORT ?= -rs --durations=15
 # a pass that PYTEST_ARGS leaves empty (a path with no serial test) is not a failure: pytest exits 5
@@ -100,7 +102,7 @@ test: install-dev lint
 		SECURE_HTTPS=true GOAML_RENTITY_ID=$${GOAML_RENTITY_ID:-1} \
 		$(PY) manage.py check --deploy --fail-level WARNING
 	$(TEST_ENV) $(PY) -m pytest $(PARALLEL) -m "not serial" $(REPORT) $(PYTEST_ARGS) $(NONE_IS_FINE)
-	$(TEST_ENV) $(PY) -m pytest -m serial $(REPORT) $(PYTEST_ARGS) $(NONE_IS_FINE)
+	$(TEST_ENV) $(PY) -m pytest $(SERIAL_PARALLEL) -m serial $(REPORT) $(PYTEST_ARGS) $(NONE_IS_FINE)
 
 # The inner loop: lint and the tests that take seconds, not the slow, browser and outage ones (make test runs all).
 test-fast: install-dev lint

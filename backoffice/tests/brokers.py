@@ -9,8 +9,21 @@ from kombu import pools
 
 from backoffice.celery import app
 
-# TEST_BROKER_URL moves them (another Redis database for a parallel run); the database is emptied by the tests
-BROKER_URL = os.environ.get("TEST_BROKER_URL", "redis://127.0.0.1:6379/3")
+# TEST_BROKER_URL moves them (another Redis database for a parallel run); the database is emptied by the tests.
+# The serial pass runs in two worker processes (conftest.py), each file whole in one: worker gwN takes the
+# database N after the base one, so two workers never empty each other's queues.
+
+
+def _broker_url(base: str, worker: str | None) -> str:
+    if not worker:
+        return base
+    head, _, database = base.rpartition("/")
+    return f"{head}/{int(database or 0) + int(worker.removeprefix('gw'))}"
+
+
+BROKER_URL = _broker_url(
+    os.environ.get("TEST_BROKER_URL", "redis://127.0.0.1:6379/3"), os.environ.get("PYTEST_XDIST_WORKER")
+)
 
 
 def _reset_connections() -> None:

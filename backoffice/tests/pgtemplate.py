@@ -38,8 +38,8 @@ def _digest() -> str:
 
 
 @contextmanager
-def _admin() -> Iterator:
-    with closing(psycopg2.connect(PG + "postgres", connect_timeout=5)) as connection:
+def _admin(server: str = PG) -> Iterator:
+    with closing(psycopg2.connect(server + "postgres", connect_timeout=5)) as connection:
         connection.autocommit = True  # CREATE/DROP/ALTER DATABASE cannot run inside a transaction
         with connection.cursor() as cursor:
             yield cursor
@@ -60,8 +60,13 @@ def _building_elsewhere(database: str) -> bool:
 
 
 def _template() -> str:
+    return template_on(PG)
+
+
+def template_on(server: str) -> str:
+    """The migrated template on the PostgreSQL ``server`` (a URL ending in ``/``), built there if missing."""
     name = PREFIX + _digest()
-    with _admin() as cursor:
+    with _admin(server) as cursor:
         cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE %s", [PREFIX + "%"])
         existing = {row[0] for row in cursor.fetchall()}
         if name in existing:
@@ -73,13 +78,13 @@ def _template() -> str:
         building = f"{name}_b{os.getpid()}"
         cursor.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(building)))
     try:
-        manage(app_env(DATABASE_URL=PG + building, REDIS_URL="redis://127.0.0.1:6379/15"), "migrate", "--noinput")
-        with _admin() as cursor:
+        manage(app_env(DATABASE_URL=server + building, REDIS_URL="redis://127.0.0.1:6379/15"), "migrate", "--noinput")
+        with _admin(server) as cursor:
             cursor.execute(
                 sql.SQL("ALTER DATABASE {} RENAME TO {}").format(sql.Identifier(building), sql.Identifier(name))
             )
     except (subprocess.CalledProcessError, psycopg2.Error):
-        with _admin() as cursor:
+        with _admin(server) as cursor:
             cursor.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(building)))
             cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
             if cursor.fetchone():
