@@ -95,6 +95,9 @@ class LongTestsFirst:
 
 def pytest_configure(config):
     config.pluginmanager.register(LongTestsFirst(), "vikela-long-tests-first")
+    from backoffice.tests.flush import delete_rows_instead_of_truncating
+
+    delete_rows_instead_of_truncating()  # a transactional test's flush on PostgreSQL: seconds -> milliseconds
     # Every factory hashes a password, and PBKDF2's deliberate slowness would dominate the suite. Collection
     # hashes too: parametrize lists built at import (the admin-form tests ask each ModelAdmin's permissions of a
     # built StaffFactory per role) ran 309 PBKDF2 hashes, about 110 s in every process that collects (each xdist
