@@ -32,6 +32,7 @@ import time
 from array import array
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -113,6 +114,23 @@ def _hash(key: str) -> int:
     return hash(key) & 0x7FFF_FFFF_FFFF_FFFF  # non-negative: the low bits are the name's number
 
 
+# How many names' key hashes a process keeps for the next build (0.3 to 0.6 KB a name with its cache entry, as
+# the names have 20 to 40 keys: 20 to 40 MB at most). A list is built again whenever it changes, and an import
+# builds the index of its new entries and then of the whole list: the names already keyed are most of every build
+# (a sanctions list of some 20,000 names fits whole; a larger build is keyed as before, the cache's bookkeeping
+# aside).
+KEY_HASHES_KEPT = 65_536
+
+
+@lru_cache(maxsize=KEY_HASHES_KEPT)
+def _name_key_hashes(name: str) -> bytes:
+    """The hashes of a name's keys as the postings hold them (int64s, as bytes: compact, and immutable for the
+    cache); empty for a name without parts. A pure function of the name within a process: the keys are those
+    of ``_name_keys`` (their estimates read the fixed prior, never a build's ``frequencies``) and ``hash`` of a
+    string is fixed for the process's life."""
+    return array("q", map(_hash, _name_keys(name))).tobytes()
+
+
 class NameIndex:
     """Names of many records under their blocking keys; ``search`` compares a name with its few candidates."""
 
@@ -153,14 +171,14 @@ class NameIndex:
             number = len(kept)
             kept.append(record)
             for name in names:
-                keys = _name_keys(name)
-                if not keys:
+                hashes = _name_key_hashes(name)
+                if not hashes:
                     continue
                 name_texts.append(name)
                 name_records.append(number)
                 parts.add(parse_name(name).parts)
-                key_hashes.extend(_hash(key) for key in keys)
-                key_counts.append(len(keys))
+                key_hashes.frombytes(hashes)
+                key_counts.append(len(hashes) // 8)
         shift = max(1, len(name_texts).bit_length())
         postings = np.frombuffer(key_hashes, dtype=np.int64) >> shift << shift  # a copy: the buffer can go
         del key_hashes

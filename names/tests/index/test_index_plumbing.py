@@ -99,3 +99,26 @@ def test_a_name_on_two_records_is_compared_once(monkeypatch):
     assert {hit.key for hit in hits} >= {"un", "ofac"}
     assert [hit.score for hit in hits if hit.key in ("un", "ofac")] == [hits[0].score] * 2
     assert len(compared) == len(set(compared))  # every distinct name once
+
+
+def test_a_name_keyed_once_is_indexed_as_when_keyed_afresh():
+    # the build reads a name's key hashes from a per-process memo: what it holds is what keying the name gives
+    for record in _records(50, seed=11):
+        for name in record.names:
+            assert (
+                index_module._name_key_hashes(name)
+                == np.asarray(
+                    [index_module._hash(key) for key in index_module._name_keys(name)], dtype=np.int64
+                ).tobytes()
+            )
+    assert index_module._name_key_hashes("  ") == b""
+    records = _records(400, seed=12)
+    index_module._name_key_hashes.cache_clear()
+    cold = NameIndex.build(records)
+    warm = NameIndex.build(records)  # every name's hashes from the memo now
+    assert index_module._name_key_hashes.cache_info().hits > 0
+    assert np.array_equal(cold._postings, warm._postings)
+    assert cold._name_texts == warm._name_texts
+    assert np.array_equal(cold._parts.ids, warm._parts.ids)
+    for query in ("Sipho Dlamini", "S. Nkosi", "Maria Garcia Chen"):
+        assert cold.search(query, threshold=0.7) == warm.search(query, threshold=0.7)
