@@ -102,7 +102,8 @@ def _syllabic_tokens(word: str) -> list[str]:
 
 def _word_tokens(word: str) -> tuple[list[_Token], set[str]]:
     """One whitespace-free word, possibly mixing scripts, into Latin tokens and the scripts it used."""
-    scripts = {script for script in map(_script_of, word) if script and script != "LATIN"}
+    # an ASCII word is Latin letters or marks: no character name to look up (most names on every list)
+    scripts = set() if word.isascii() else {script for script in map(_script_of, word) if script and script != "LATIN"}
     if scripts & SYLLABIC_NAME_SCRIPTS and not (scripts - SYLLABIC_NAME_SCRIPTS):
         return [_Token(token, "syllabic") for token in _syllabic_tokens(word)], scripts
     kind = "abjad" if scripts & ABJAD_SCRIPTS else "translit" if scripts else "latin"
