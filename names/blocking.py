@@ -65,6 +65,8 @@ def _joined_parts(parsed: ParsedName) -> list[str]:
             if any(part in PARTICLES or len(part) <= 4 for part in run):
                 joined.append("".join(run))
     for part in parts:
+        if not part.startswith(ATTACHABLE_PREFIXES):
+            continue  # most parts: one test for the lot
         for prefix in ATTACHABLE_PREFIXES:
             if part.startswith(prefix) and len(part) - len(prefix) >= 3:
                 joined.append(part[len(prefix) :])
@@ -74,37 +76,47 @@ def _joined_parts(parsed: ParsedName) -> list[str]:
 def _keys_with_estimates(parsed: ParsedName, frequencies: NameFrequencies) -> dict[str, float]:
     """Each key of one name variant with the share of people expected to hold it; 0 for keys always searched."""
     keys: dict[str, float] = {}
+    held = keys.get
 
     def add(key: str, share: float) -> None:
-        keys[key] = min(keys.get(key, 1.0), share)
+        keys[key] = min(held(key, 1.0), share)
 
     full = _full_parts(parsed)
+    # every part meets every other below: its skeleton, share and anchors are worked out once per name (an index
+    # keys tens of thousands of names at a build); the keys, their order and their shares are as before
+    skeletons = {part: skeleton(part) for part in parsed.parts}
+    shares = {part: frequencies.share(part) for part in full}
+    anchored = {part: tuple(anchors(skeletons[part])) for part in full}
     for index, part in enumerate(parsed.parts):
-        if part in full:
-            add(f"n:{skeleton(part)}", frequencies.share(part))
+        if part in shares:
+            add(f"n:{skeletons[part]}", shares[part])
             if parsed.kinds[index] == "abjad":
-                add(f"n:{skeleton(part.replace('v', 'b'))}", frequencies.share(part))
+                add(f"n:{skeleton(part.replace('v', 'b'))}", shares[part])
     for part in _joined_parts(parsed):
         add(f"n:{skeleton(part)}", frequencies.share(part))
     for first, second in combinations(full, 2):
-        pair = "|".join(sorted((skeleton(first), skeleton(second))))
+        pair = "|".join(sorted((skeletons[first], skeletons[second])))
         add(f"p:{pair}", 0.0)
     for part in full:
         for other in parsed.parts:
             if other != part and other not in PARTICLES:
                 # with an initial written, this key is the only one that finds the full name
-                share = 0.0 if len(other) == 1 else frequencies.share(part) * INITIAL_SHARE
-                add(f"i:{skeleton(part)}|{other[0]}", share)
-                for anchor in anchors(skeleton(part)):
-                    add(f"u:{anchor}|{other[0]}", share)
+                share = 0.0 if len(other) == 1 else shares[part] * INITIAL_SHARE
+                initial = other[0]
+                key = f"i:{skeletons[part]}|{initial}"
+                keys[key] = min(held(key, 1.0), share)
+                for anchor in anchored[part]:
+                    key = f"u:{anchor}|{initial}"
+                    keys[key] = min(held(key, 1.0), share)
     # Slip-tolerant pair keys are searched like pair keys; the index's real bucket sizes drop those holding
     # too many people (kyc.name_index.worth_searching), which pair keys are spared.
     # A short skeleton is its own anchor, and its keys are kept beside the exact ones: the other spelling,
     # with a slip, may have a longer skeleton whose anchor it is ("knn" / "knsn").
     for first, second in combinations(full, 2):
-        for one in anchors(skeleton(first)):
-            for other in anchors(skeleton(second)):
-                add(f"t:{'|'.join(sorted((one, other)))}", 0.0)
+        for one in anchored[first]:
+            for other in anchored[second]:
+                key = f"t:{one}|{other}" if one <= other else f"t:{other}|{one}"
+                keys[key] = min(held(key, 1.0), 0.0)
     return keys
 
 

@@ -1,9 +1,15 @@
 """Blocking keys: true matches share one, common parts do not make every Dlamini a candidate."""
 
+from itertools import combinations
+
 import pytest
 
-from names import DEFAULT_FREQUENCIES, Person, blocking_keys, lookup_keys
-from names.blocking import anchors
+from names import DEFAULT_FREQUENCIES, NameFrequencies, Person, blocking_keys, lookup_keys
+from names.blocking import _full_parts, _joined_parts, _keys_with_estimates, anchors
+from names.parse import parse_name
+from names.parts import skeleton
+from names.vocabulary import PARTICLES
+from names.weights import INITIAL_SHARE
 
 
 def shares_a_key(query: str, candidate: str) -> bool:
@@ -99,3 +105,62 @@ def test_slip_tolerant_keys_are_not_pair_keys_and_the_index_bounds_them():
     assert tolerant and not any(key.startswith("p:") for key in tolerant)
     # searched like pair keys, but kyc.name_index.worth_searching keeps only "p:" keys whatever their size
     assert {key for key in lookup_keys(Person("Sipho Dlamini")) if key.startswith("t:")}
+
+
+def _plain_keys(parsed, frequencies) -> dict[str, float]:
+    """The keys of one name worked out the plain way (each skeleton, share and anchor asked where it is used):
+    what ``_keys_with_estimates`` gives, in the same order (a search ranks its candidates in key order)."""
+    keys: dict[str, float] = {}
+
+    def add(key, share):
+        keys[key] = min(keys.get(key, 1.0), share)
+
+    full = _full_parts(parsed)
+    for index, part in enumerate(parsed.parts):
+        if part in full:
+            add(f"n:{skeleton(part)}", frequencies.share(part))
+            if parsed.kinds[index] == "abjad":
+                add(f"n:{skeleton(part.replace('v', 'b'))}", frequencies.share(part))
+    for part in _joined_parts(parsed):
+        add(f"n:{skeleton(part)}", frequencies.share(part))
+    for first, second in combinations(full, 2):
+        add("p:" + "|".join(sorted((skeleton(first), skeleton(second)))), 0.0)
+    for part in full:
+        for other in parsed.parts:
+            if other != part and other not in PARTICLES:
+                share = 0.0 if len(other) == 1 else frequencies.share(part) * INITIAL_SHARE
+                add(f"i:{skeleton(part)}|{other[0]}", share)
+                for anchor in anchors(skeleton(part)):
+                    add(f"u:{anchor}|{other[0]}", share)
+    for first, second in combinations(full, 2):
+        for one in anchors(skeleton(first)):
+            for other in anchors(skeleton(second)):
+                add("t:" + "|".join(sorted((one, other))), 0.0)
+    return keys
+
+
+def test_the_keys_are_those_worked_out_the_plain_way_in_the_same_order():
+    names = [
+        "Sipho Dlamini",
+        "S. Dlamini",
+        "Abu Bakr al-Baghdadi",
+        "Jan van der Merwe",
+        "Xi Jin Ping",
+        "Mohammed Mohammed Ali",
+        "Li Li",
+        "Nomvula Fenamuga",
+        "Владимир Путин",
+        "محمد بن سلمان",
+        "בנימין נתניהו",
+        "金正恩",
+        "J. R. R. Tolkien",
+        "Elbashir Abdelrahman Ibn Saud",
+        "X",
+    ]
+    counted = NameFrequencies.from_names(["Sipho Dlamini", "Thandi Dlamini", "Jan Merwe", "Ali Hassan"])
+    for frequencies in (DEFAULT_FREQUENCIES, counted):
+        for name in names:
+            parsed = parse_name(name)
+            assert list(_keys_with_estimates(parsed, frequencies).items()) == list(
+                _plain_keys(parsed, frequencies).items()
+            ), name
