@@ -54,13 +54,17 @@ def _customer_hits(user_ids: dict) -> list[ScreeningHit]:
     """The state of the customer (and of a counterparty customer): frozen BLOCK, a POTENTIAL match HOLD."""
     hits: list[ScreeningHit] = []
     frozen = {pk for pk, is_frozen in user_ids.items() if is_frozen}
-    rows = list(
-        SanctionsMatch.objects.filter(party=MatchParty.USER, user_id__in=list(user_ids), status__in=_OPEN)
-        .select_related("entry", "entry__sanctions_list")
-        # what a hit says of its match, no more: every payment compiles this query, and nearly always for no row
-        .only("id", "user_id", "status", "score", "entry__reference", "entry__sanctions_list__code")
-        .order_by("-score")
-    )
+    matches = SanctionsMatch.objects.filter(party=MatchParty.USER, user_id__in=list(user_ids), status__in=_OPEN)
+    # nearly every payment's customers have no open match: a plain look for one (no joins to compile, the query's
+    # cost in Python is most of its cost), and the entries and lists are read only for a customer who has one
+    rows = []
+    if matches.exists():
+        rows = list(
+            matches.select_related("entry", "entry__sanctions_list")
+            # what a hit says of its match, no more
+            .only("id", "user_id", "status", "score", "entry__reference", "entry__sanctions_list__code")
+            .order_by("-score")
+        )
     for user_id in user_ids:
         own = [row for row in rows if row.user_id == user_id]
         if user_id in frozen:
