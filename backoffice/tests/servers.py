@@ -47,7 +47,7 @@ def port_open(port: int) -> bool:
         return False
 
 
-def _end(process: subprocess.Popen | None, sig: int = signal.SIGTERM) -> None:
+def _end(process: subprocess.Popen | None, sig: int = signal.SIGTERM, timeout: float = 15) -> None:
     if process is not None and process.poll() is None:
         try:
             os.kill(process.pid, signal.SIGCONT)  # a frozen process cannot act on SIGTERM
@@ -55,7 +55,7 @@ def _end(process: subprocess.Popen | None, sig: int = signal.SIGTERM) -> None:
             return
         process.send_signal(sig)
         try:
-            process.wait(timeout=15)
+            process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
@@ -258,6 +258,6 @@ class Script:
                 continue
         return events
 
-    def stop(self) -> None:
-        _end(self.process, signal.SIGTERM)
+    def stop(self, timeout: float = 15) -> None:
+        _end(self.process, signal.SIGTERM, timeout)
         self.process = None

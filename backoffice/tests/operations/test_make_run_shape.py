@@ -30,7 +30,7 @@ def make_run(tmp_path):
     wait_until(lambda: port_open(port), timeout=90, what="scripts/run")
     yield run
     socket = own_redis_socket(run)
-    run.stop()
+    run.stop(timeout=45)  # gunicorn's graceful stop may take its 30 s
     assert not socket.parent.exists()  # its Redis ended with it, and its private directory is gone
 
 
