@@ -18,6 +18,7 @@ pytest_plugins = [
     "backoffice.tests.brokers",
     "backoffice.tests.browser",
     "backoffice.tests.concurrency",
+    "backoffice.tests.demo_data",
     "backoffice.tests.s3",
     "backoffice.tests.webhooks.receiver",
 ]
@@ -86,11 +87,22 @@ class LongTestsFirst:
 
     @pytest.hookimpl(trylast=True)  # after pytest-django has put the groups in order
     def pytest_collection_modifyitems(self, items):
-        items.sort(key=lambda item: (self._group(item), not self._long(item)))
+        from backoffice.tests.demo_data import uses_demo
+
+        # the tests that read the seeded demo one after the other, so it is seeded once (backoffice.tests.demo_data)
+        items.sort(key=lambda item: (self._group(item), not uses_demo(item), not self._long(item)))
 
     @staticmethod
     def _long(item) -> bool:
         return any(item.get_closest_marker(name) is not None for name in ("browser", "slow"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    from backoffice.tests.demo_data import forget_after
+
+    forget_after(item, nextitem)  # after the test's own transaction is rolled back
 
 
 def pytest_configure(config):

@@ -20,8 +20,7 @@ def snapshot():
     )
 
 
-def test_seed_demo_covers_every_state_and_running_it_twice_changes_nothing(media):
-    call_command("seed_demo", stdout=io.StringIO())
+def test_seed_demo_covers_every_state_and_running_it_twice_changes_nothing(demo_data):
     users = PlatformUser.objects.all()
     assert set(users.values_list("verification_status", flat=True)) == set(VerificationStatus.values)
     assert set(users.values_list("risk_rating", flat=True)) == set(RiskRating.values)

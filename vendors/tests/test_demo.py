@@ -20,8 +20,8 @@ def snapshot():
     )
 
 
-def test_the_demo_has_vendors_at_every_stage_and_running_it_twice_changes_nothing(media):
-    call_command("seed_demo", stdout=io.StringIO())
+def test_the_demo_has_vendors_at_every_stage_and_running_it_twice_changes_nothing(demo_data):
+    media = demo_data  # the seeded files' directory
     assert set(Vendor.objects.values_list("kyc_status", flat=True)) == set(VendorKycStatus.values)
     documents = list(VendorDocument.objects.all())
     assert {d.content_type for d in documents} == {"application/pdf", "image/jpeg", "image/png"}

@@ -7,12 +7,9 @@ ones, and every answer must be no 5xx, a documented status, a documented content
 matches the documented schema.
 """
 
-import io
-
 import pytest
 import schemathesis
 from django.apps import apps
-from django.core.management import call_command
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import override_settings
@@ -106,11 +103,11 @@ def _with_real_rows(case) -> None:
 
 
 @pytest.fixture(scope="module")
-def demo_data(django_db_setup, django_db_blocker, tmp_path_factory):
-    """The demo data set, once for the module (each test's own writes are rolled back)."""
-    media = tmp_path_factory.mktemp("media")
+def fuzzing(_demo_database, django_db_blocker):
+    """The demo data set (seeded once, backoffice.tests.demo_data; each test's own writes are rolled back), and the
+    settings the module's cases are sent under."""
     overrides = override_settings(
-        MEDIA_ROOT=str(media),
+        MEDIA_ROOT=str(_demo_database),
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
         # every case comes from one client address: the contract's limits would answer most with 429
         RATE_LIMIT_STANDARD="1000000/m",
@@ -126,7 +123,6 @@ def demo_data(django_db_setup, django_db_blocker, tmp_path_factory):
         "verification.services.jobs.dispatch", lambda task, background=False, **given: tasks.dispatch(task, **given)
     )
     with overrides, django_db_blocker.unblock():
-        call_command("seed_demo", stdout=io.StringIO())
         # requests reach the WSGI handler directly, whose end-of-request signal would close the test's
         # connection (and its transaction) on PostgreSQL: as Django's test client does, keep it open
         request_started.disconnect(close_old_connections)
@@ -137,7 +133,6 @@ def demo_data(django_db_setup, django_db_blocker, tmp_path_factory):
             request_started.connect(close_old_connections)
             request_finished.connect(close_old_connections)
             inline.undo()
-            call_command("flush", interactive=False, verbosity=0)
 
 
 def _call_as(role: str, case) -> None:
@@ -155,7 +150,7 @@ as_other_roles = _schema(coverage=False)
 
 # a parameter of its own names each item after its operation too (``[GET /api/v1/...][admin]``)
 @pytest.fixture(params=[StaffRole.ADMIN])
-def admin(request, demo_data):
+def admin(request, fuzzing):
     return request.param
 
 
@@ -166,7 +161,7 @@ def test_every_operation_answers_the_admin_as_documented(case, admin):
 
 
 @pytest.fixture(params=OTHER_ROLES)
-def role(request, demo_data):
+def role(request, fuzzing):
     return request.param
 
 

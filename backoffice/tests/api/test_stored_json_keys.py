@@ -1,12 +1,10 @@
 """No camelCase key is stored in any JSON column of any model after the demo seed (issue 16): what Vikela
 stores speaks snake_case; the API maps to the interface's camelCase in its serializers."""
 
-import io
 import re
 
 import pytest
 from django.apps import apps
-from django.core.management import call_command
 from django.db import models
 
 from backoffice.jsonkeys import camel_key_paths
@@ -61,8 +59,7 @@ def test_key_paths_name_where_a_camel_case_key_is():
 
 @pytest.mark.django_db
 @pytest.mark.slow
-def test_no_camel_case_key_is_stored_after_the_demo_seed(media):
-    call_command("seed_demo", stdout=io.StringIO())
+def test_no_camel_case_key_is_stored_after_the_demo_seed(demo_data):
     filled = {
         f"{m._meta.label}.{f.name}" for m, f in json_fields() if m._default_manager.exclude(**{f.name: None}).exists()
     }

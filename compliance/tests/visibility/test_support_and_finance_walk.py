@@ -8,12 +8,10 @@ note, a SAR word and a watch-list match's reasoning; the test fails naming each 
 """
 
 import html
-import io
 import re
 from collections import Counter, deque
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import get_resolver, reverse
 
@@ -129,9 +127,8 @@ def _lists(role: str) -> list[str]:
 
 
 @pytest.fixture
-def demo(media, settings):
+def demo(demo_data, settings):
     settings.RATE_LIMIT_STANDARD = "100000/m"
-    call_command("seed_demo", stdout=io.StringIO())
     held = Transaction.objects.filter(status=TransactionStatus.HELD).order_by("created_at").first()
     assert held is not None and SAR.objects.exists(), "the demo holds a payment and files SARs"
     held_transaction_reject(transaction_id=held.pk, actor=StaffFactory(role=StaffRole.MLRO), note=NOTE)
