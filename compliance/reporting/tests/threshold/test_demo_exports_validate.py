@@ -10,29 +10,22 @@ import zipfile
 import pytest
 from lxml import etree
 
-from backoffice import demo as backoffice_demo
 from backoffice.models import Staff
 from compliance import demo
 from compliance.reporting.models import ThresholdReport, ThresholdReportBatch
 from compliance.sars.goaml.schema import load_schema, schema_errors
 from compliance.sars.tests.goaml.helpers import SUBSET_XSD
 from compliance.sars.tests.sar.helpers import client_for
-from kyc import demo as kyc_demo
-from vendors import demo as vendors_demo
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 URL = "/api/v1/admin/aml/threshold-reports"
 
 
-def test_every_demo_threshold_report_exports_a_valid_goaml_report_and_seeding_again_changes_nothing(media):
-    # one test, because each seeding of the demo costs more than all its checks
-    out = io.StringIO()
-    for seed in (backoffice_demo.seed, vendors_demo.seed, kyc_demo.seed, demo.seed):
-        seed(out)
+def test_every_demo_threshold_report_exports_a_valid_goaml_report_and_seeding_again_changes_nothing(demo_data):
     statuses = set(ThresholdReport.objects.values_list("status", flat=True))
-    assert statuses == {"ACCEPTED", "BATCHED", "PENDING"}, out.getvalue()
+    assert statuses == {"ACCEPTED", "BATCHED", "PENDING"}
     before = sorted(ThresholdReport.objects.values_list("id", "status", "total"))
-    demo.seed(out)
+    demo.seed(io.StringIO())
     assert sorted(ThresholdReport.objects.values_list("id", "status", "total")) == before
 
     officer = client_for(Staff.objects.get(email="compliance@vikela.demo"))

@@ -4,28 +4,16 @@ import io
 
 import pytest
 
-from backoffice import demo as backoffice_demo
 from backoffice.errors import NotFound
 from compliance import demo
 from compliance.sars.choices import SARStatus
 from compliance.sars.models.sar import SAR, SARTransition
 from compliance.sars.selectors.sar import sar_get, user_under_sar_retention
-from kyc import demo as kyc_demo
 from kyc.tests.factories import PlatformUserFactory
 
 
-@pytest.fixture
-def demo_world(db):
-    out = io.StringIO()
-    backoffice_demo.seed(out)
-    kyc_demo.seed(out)
-    return out
-
-
 @pytest.mark.slow
-def test_the_demo_has_sars_in_every_state_past_four_eyes_and_running_it_twice_changes_nothing(demo_world):
-    # one test, because each seeding of the demo costs more than all its checks
-    demo.seed(io.StringIO())
+def test_the_demo_has_sars_in_every_state_past_four_eyes_and_running_it_twice_changes_nothing(demo_data):
     assert set(SAR.objects.values_list("status", flat=True)) == set(SARStatus.values)
     counts = (SAR.objects.count(), SARTransition.objects.count())
     demo.seed(io.StringIO())
