@@ -19,21 +19,35 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture
-def browser(live_server):
-    """A headless chromium; each test opens its own contexts (cookies) and pages."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"chromium not found at {CHROMIUM}: install Debian's chromium (.ci/run does) to run browser tests")
+@pytest.fixture(scope="session")
+def _playwright():
+    """Playwright's driver, started once per test process (a second each time before) and only when a browser test
+    asks for it. Its sync API keeps an event loop running in this thread from then on, so Django's check against
+    ORM calls from async code is turned off for the rest of the process, as it was during each browser test."""
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API runs an event loop in this thread; Django's ORM must tolerate it
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+        yield {"playwright": pw, "chromium": None}
+
+
+@pytest.fixture
+def browser(live_server, _playwright):
+    """A headless chromium, one per test process, launched again if it went away; each test opens its own
+    contexts (cookies, storage), closed when it ends, so no test sees another's session."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"chromium not found at {CHROMIUM}: install Debian's chromium (.ci/run does) to run browser tests")
+    chromium = _playwright["chromium"]
+    if chromium is None or not chromium.is_connected():
+        chromium = _playwright["playwright"].chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        _playwright["chromium"] = chromium
+    try:
+        yield chromium
+    finally:
+        for context in chromium.contexts:
+            context.close()
 
 
 def new_page(browser):
