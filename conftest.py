@@ -11,7 +11,9 @@ from rest_framework.test import APIClient
 from backoffice.auth import tokens
 from backoffice.choices import StaffRole
 from backoffice.tests.clients import bearer_client
+from backoffice.tests.dbtemplates import use_templates
 from backoffice.tests.factories import StaffFactory
+from backoffice.tests.flush import delete_rows_instead_of_truncating
 
 pytest_plugins = [
     "backoffice.tests.binaries",
@@ -87,6 +89,8 @@ class LongTestsFirst:
 
     @pytest.hookimpl(trylast=True)  # after pytest-django has put the groups in order
     def pytest_collection_modifyitems(self, items):
+        # imported here, not at the top: a module of pytest_plugins imported before pytest loads it loses its
+        # assertion rewriting (PytestAssertRewriteWarning)
         from backoffice.tests.demo_data import uses_demo
 
         # the tests that read the seeded demo one after the other, so it is seeded once (backoffice.tests.demo_data)
@@ -100,15 +104,13 @@ class LongTestsFirst:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     yield
-    from backoffice.tests.demo_data import forget_after
+    from backoffice.tests.demo_data import forget_after  # a plugin module: see LongTestsFirst
 
     forget_after(item, nextitem)  # after the test's own transaction is rolled back
 
 
 def pytest_configure(config):
     config.pluginmanager.register(LongTestsFirst(), "vikela-long-tests-first")
-    from backoffice.tests.flush import delete_rows_instead_of_truncating
-
     delete_rows_instead_of_truncating()  # a transactional test's flush on PostgreSQL: seconds -> milliseconds
     # Every factory hashes a password, and PBKDF2's deliberate slowness would dominate the suite. Collection
     # hashes too: parametrize lists built at import (the admin-form tests ask each ModelAdmin's permissions of a
@@ -129,8 +131,6 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """Each process's test database is a copy of a migrated template (backoffice/tests/dbtemplates.py)."""
-    from backoffice.tests.dbtemplates import use_templates
-
     use_templates()
 
 

@@ -3,7 +3,7 @@
 pytest-django creates one test database per process (each xdist worker of both passes) and runs every migration
 into it: 15-20 seconds of CPU on SQLite, more on PostgreSQL, five to seven times per ``make test``, all at the start
 when the workers compete for the same cores. The migrations' result depends only on the migration files and the
-installed packages (``pgtemplate._digest``), so it is made once and copied:
+installed packages (``pgtemplate.migrations_digest``), so it is made once and copied:
 
 * PostgreSQL: ``TEST["TEMPLATE"]`` names the template ``pgtemplate`` keeps for the server tests (on the server of
   ``DATABASE_URL``), and Django creates the test database with ``CREATE DATABASE ... TEMPLATE``.
@@ -23,8 +23,9 @@ import subprocess
 import sys
 from contextlib import closing
 from pathlib import Path
+from urllib.parse import quote
 
-from backoffice.tests.pgtemplate import _digest
+from backoffice.tests import pgtemplate
 from backoffice.tests.servers import ROOT
 
 logger = logging.getLogger(__name__)
@@ -52,17 +53,16 @@ def use_templates() -> None:
 
 
 def _postgres_template(database: dict) -> str:
-    from backoffice.tests import pgtemplate
-
     host, port = database.get("HOST") or "localhost", database.get("PORT") or "5432"
-    user, password = database.get("USER") or "", database.get("PASSWORD") or ""
+    # quoted: a password may hold the characters that delimit a URL (@, :, /)
+    user, password = quote(database.get("USER") or "", safe=""), quote(database.get("PASSWORD") or "", safe="")
     credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
     return pgtemplate.template_on(f"postgres://{credentials}{host}:{port}/")
 
 
 def _sqlite_template() -> Path:
     SQLITE_TEMPLATES.mkdir(parents=True, exist_ok=True)
-    template = SQLITE_TEMPLATES / f"sqlite-{_digest()}.sqlite3"
+    template = SQLITE_TEMPLATES / f"sqlite-{pgtemplate.migrations_digest()}.sqlite3"
     with open(SQLITE_TEMPLATES / "build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one process builds, the others wait and then find it
         if not template.exists():

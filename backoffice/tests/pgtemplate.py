@@ -27,7 +27,8 @@ PREFIX = "vikela_tpl_"
 
 
 @functools.cache
-def _digest() -> str:
+def migrations_digest() -> str:
+    """What a migrated database depends on: every migration file of the checkout and the installed packages."""
     sha = hashlib.sha256()
     tops = [top for top in ROOT.iterdir() if top.is_dir() and not top.name.startswith((".", "node_modules"))]
     for path in sorted(path for top in tops for path in top.glob("**/migrations/*.py")):
@@ -65,7 +66,7 @@ def _template() -> str:
 
 def template_on(server: str) -> str:
     """The migrated template on the PostgreSQL ``server`` (a URL ending in ``/``), built there if missing."""
-    name = PREFIX + _digest()
+    name = PREFIX + migrations_digest()
     with _admin(server) as cursor:
         cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE %s", [PREFIX + "%"])
         existing = {row[0] for row in cursor.fetchall()}
