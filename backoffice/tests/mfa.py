@@ -11,11 +11,21 @@ from backoffice.auth import mfa
 from backoffice.services import mfa as mfa_services
 
 
-def code_now(device: TOTPDevice, *, steps: int = 0) -> str:
+def code_now(device: TOTPDevice, *, steps: int = 0, lasting: float = 5.0) -> str:
     """The app's code ``steps`` periods from now (django-otp accepts one period either side, each step once). An app
-    knows nothing of the drift django-otp learns, so neither does this."""
+    knows nothing of the drift django-otp learns, so neither does this. A code is accepted until the period after
+    its own ends, so a past period's code may have only moments left: this waits for the next period when it would
+    last less than ``lasting`` seconds (a browser test's fill and click took two seconds on a busy machine, and a
+    code from the period before could expire in between)."""
+    while True:
+        now = time.time()
+        period = int((now - device.t0) // device.step) + steps
+        left = device.t0 + (period + 2) * device.step - now
+        if left >= lasting:
+            break
+        time.sleep(left + 0.05)
     totp = TOTP(device.bin_key, device.step, device.t0, device.digits)
-    totp.time = time.time() + steps * device.step
+    totp.time = now + steps * device.step
     return f"{totp.token():0{device.digits}d}"
 
 

@@ -44,7 +44,7 @@ def test_a_compliance_officer_sets_up_the_app_then_signs_in_with_a_code(page, li
     assert secret == mfa.base32_secret(device)
     accessible(page)
     shots(page, "1-set-up-qr")
-    page.get_by_label("Code from the app").fill(code_now(device, steps=-1))
+    page.get_by_label("Code from the app").fill(code_now(device, steps=-1, lasting=20))
     page.get_by_role("button", name="Confirm and turn on").click()
     page.wait_for_selector("[data-testid=recovery-codes]")
     codes = page.locator("[data-testid=recovery-codes] code").all_inner_texts()
