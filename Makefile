@@ -89,6 +89,8 @@ PARALLEL ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist worksteal
 SERIAL_PARALLEL ?= $(shell [ $$(nproc) -ge 2 ] && echo "-n 2 --dist loadfile")
 # -rs: every skipped test says why (no chromium, no redis-server, PostgreSQL-only on SQLite: docs/testing.md)
 REPORT ?= -rs --durations=15
+# One value for both passes of a run: the first leaves the files holding serial tests for the second (conftest.py).
+TEST_RUN := $(shell date +%s%N)
 # a pass that PYTEST_ARGS leaves empty (a path with no serial test) is not a failure: pytest exits 5
 NONE_IS_FINE = || test $$? -eq 5
 
@@ -101,8 +103,10 @@ test: install-dev lint
 	ENVIRONMENT=production DEBUG=false SECRET_KEY=$$($(PY) -c "import secrets; print(secrets.token_urlsafe(50))") \
 		SECURE_HTTPS=true GOAML_RENTITY_ID=$${GOAML_RENTITY_ID:-1} \
 		$(PY) manage.py check --deploy --fail-level WARNING
-	$(TEST_ENV) $(PY) -m pytest $(PARALLEL) -m "not serial" $(REPORT) $(PYTEST_ARGS) $(NONE_IS_FINE)
-	$(TEST_ENV) $(PY) -m pytest $(SERIAL_PARALLEL) -m serial $(REPORT) $(PYTEST_ARGS) $(NONE_IS_FINE)
+	$(TEST_ENV) VIKELA_TEST_RUN=$(TEST_RUN) $(PY) -m pytest $(PARALLEL) -m "not serial" $(REPORT) $(PYTEST_ARGS) \
+		$(NONE_IS_FINE)
+	$(TEST_ENV) VIKELA_TEST_RUN=$(TEST_RUN) $(PY) -m pytest $(SERIAL_PARALLEL) -m serial $(REPORT) $(PYTEST_ARGS) \
+		$(NONE_IS_FINE)
 
 # The inner loop: lint and the tests that take seconds, not the slow, browser and outage ones (make test runs all).
 test-fast: install-dev lint

@@ -3,6 +3,7 @@ suite safe to run in parallel processes (pytest-xdist, ``make test``)."""
 
 import os
 import uuid
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -153,11 +154,53 @@ def _serial(item) -> bool:
     )
 
 
+# The parallel pass of ``make test`` knows, having collected everything, which files hold serial tests; it leaves
+# their names here for the serial pass of the same run (VIKELA_TEST_RUN, one value per ``make test``), which then
+# imports only those files. Collecting the whole suite costs about 25 s a process (schemathesis builds its cases at
+# collection), and the serial pass's workers did it again to find 60 tests. A run of its own (no VIKELA_TEST_RUN, or
+# another run's list) collects everything, as before.
+SERIAL_FILES = Path(__file__).resolve().parent / ".run" / "serial-files"
+
+
+def _test_run() -> str:
+    return os.environ.get("VIKELA_TEST_RUN", "")
+
+
+def _leave_serial_files(items) -> None:
+    files = sorted({item.nodeid.split("::", 1)[0] for item in items if item.get_closest_marker(SERIAL)})
+    SERIAL_FILES.parent.mkdir(exist_ok=True)
+    # each parallel worker collects the same tests and writes the same list: the last rename wins, whole
+    partial = SERIAL_FILES.with_name(f"{SERIAL_FILES.name}.{os.getpid()}")
+    partial.write_text("\n".join([_test_run(), *files]) + "\n")
+    partial.replace(SERIAL_FILES)
+
+
+def _serial_files() -> set[str] | None:
+    try:
+        run, *files = SERIAL_FILES.read_text().splitlines()
+    except (FileNotFoundError, ValueError):
+        return None
+    return set(files) if run == _test_run() else None
+
+
+def pytest_ignore_collect(collection_path, config):
+    if not (_test_run() and config.getoption("markexpr", "") == SERIAL and collection_path.suffix == ".py"):
+        return None
+    if not hasattr(config, "_vikela_serial_files"):
+        config._vikela_serial_files = _serial_files()
+    files = config._vikela_serial_files
+    if files is None or not collection_path.name.startswith("test_"):
+        return None
+    return True if str(collection_path.relative_to(config.rootpath)) not in files else None
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by the marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if _serial(item):
             item.add_marker(SERIAL)
+    if _test_run() and config.getoption("markexpr", "") == f"not {SERIAL}":
+        _leave_serial_files(items)
         if "postgres_only" in getattr(item, "fixturenames", ()):
             # skipped on SQLite; with the mark, `-m postgres` selects the whole PostgreSQL set (README, Tests)
             item.add_marker("postgres")
