@@ -24,6 +24,7 @@ pytest_plugins = [
     "backoffice.tests.demo_data",
     "backoffice.tests.s3",
     "backoffice.tests.webhooks.receiver",
+    "verification.tests.engine_memo",
 ]
 
 
