@@ -30,27 +30,37 @@ def officer(staff_client):
 
 @pytest.fixture
 def held_at_face_comparison(monkeypatch):
-    """The engine waits in its face comparison until the test lets it go."""
+    """The engine starts reading the card once the test has its answer (the test database is SQLite's shared
+    in-memory one, whose table locks are refused at once rather than waited for: a run that wrote while the
+    request still read was answered 503 when the card was read fast), and waits in its face comparison until the
+    test lets it go."""
     provider = providers.get_provider()
-    reached, release = threading.Event(), threading.Event()
-    original = provider.compare_faces
+    answered, reached, release = threading.Event(), threading.Event(), threading.Event()
+    read_card, compare = provider.extract_text, provider.compare_faces
+
+    def extract_text(*args, **kwargs):
+        assert answered.wait(60), "the test never said it had its answer"
+        return read_card(*args, **kwargs)
 
     def compare_faces(*args, **kwargs):
         reached.set()
         assert release.wait(60), "the test never let the comparison go"
-        return original(*args, **kwargs)
+        return compare(*args, **kwargs)
 
+    monkeypatch.setattr(provider, "extract_text", extract_text)
     monkeypatch.setattr(provider, "compare_faces", compare_faces)
-    yield reached, release
+    yield answered, reached, release
+    answered.set()
     release.set()
 
 
 def test_async_answers_202_and_the_status_follows_the_run_stage_by_stage(
     officer, sipho, make_job, held_at_face_comparison
 ):
-    reached, release = held_at_face_comparison
+    answered, reached, release = held_at_face_comparison
     job = make_job(sipho)
     r = officer.post(PROCESS.format(job.pk) + "?async=true")
+    answered.set()
     assert r.status_code == 202, r.json()
     body = r.json()
     assert body["success"] is True and set(body["data"]) == STATUS_FIELDS
