@@ -116,6 +116,21 @@ class ApprovalRequestAdmin(ReadOnlyAdminMixin, ModelAdmin):
     def has_decide_permission(self, request, obj=None):
         return request.user.is_authenticated and bool(kinds_decidable_by(request.user))
 
+    def get_actions_detail(self, request, object_id):
+        # the buttons only where this person may decide now: not on a decided, lapsed or own request (the action's
+        # page says why to anyone who reaches it by its address, and the service refuses the post)
+        actions = super().get_actions_detail(request, object_id)
+        if not actions or not object_id:
+            return actions
+        try:
+            request_obj = approval_get(actor=request.user, approval_id=object_id)
+        except NotFound:
+            return actions
+        if _refusal(request_obj, request.user) is None:
+            return actions
+        decisions = {f"{self.opts.app_label}_{self.opts.model_name}_{name}" for name in ("approve_one", "reject_one")}
+        return [action for action in actions if action.action_name not in decisions]
+
     @display(description="Kind", ordering="kind")
     def kind_label(self, obj):
         return policy(obj.kind).label

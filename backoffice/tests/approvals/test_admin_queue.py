@@ -136,3 +136,20 @@ def test_the_dashboard_counts_what_waits_for_me():
     ask(StaffFactory(role=StaffRole.FINANCE))
     page = web(StaffFactory(role=StaffRole.ADMIN)).get(reverse("admin:index")).content.decode()
     assert "Waiting for my approval" in page
+
+
+def test_the_decision_buttons_are_shown_only_while_the_request_waits_for_this_person():
+    maker, checker = StaffFactory(role=StaffRole.FINANCE), StaffFactory(role=StaffRole.FINANCE)
+    request = ask(maker)
+    page = reverse("admin:backoffice_approvalrequest_change", args=[request.pk])
+    waiting = web(checker).get(page).content.decode()
+    assert url(request, "approve") in waiting and url(request, "reject") in waiting
+    own = web(maker).get(page).content.decode()
+    assert url(request, "approve") not in own and url(request, "reject") not in own
+    approvals.approval_approve(request=request, actor=checker, reason="seen the contract")
+    decided = web(checker).get(page)
+    assert decided.status_code == 200
+    assert (
+        url(request, "approve") not in decided.content.decode()
+        and url(request, "reject") not in decided.content.decode()
+    )
