@@ -39,6 +39,7 @@ class BackofficeConfig(AppConfig):
         periodic.register("audit-checkpoint", task="backoffice.audit_checkpoint", crontab={"minute": "10", "hour": "0"})
         # dual control: requests nobody decided in time lapse (docs/dual-control.md)
         service_keys.register_approval_kind()
+        mfa.register_approval_kind()
         periodic.register(
             "approvals-expire", task="backoffice.approvals_expire", every=settings.APPROVAL_EXPIRE_EVERY_SECONDS
         )

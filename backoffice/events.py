@@ -20,6 +20,7 @@ class Action(StrEnum):
     STAFF_MFA_REMOVE = "staff.mfa_remove"
     STAFF_MFA_RECOVERY_CODES_REGENERATE = "staff.mfa_recovery_codes_regenerate"
     STAFF_MFA_RECOVERY_CODE_USE = "staff.mfa_recovery_code_use"
+    STAFF_MFA_RESET = "staff.mfa_reset"
     SERVICE_KEY_CREATE = "service_key.create"
     SERVICE_KEY_ROTATE = "service_key.rotate"
     SERVICE_KEY_REVOKE = "service_key.revoke"
@@ -57,6 +58,18 @@ def staff_password_changed(*, actor: Actor, staff: Staff) -> AuditLog:
         object_type=STAFF,
         object_id=staff.pk,
         changes={"password": "changed"},
+    )
+
+
+def staff_mfa_reset(*, actor: Actor, staff: Staff) -> AuditLog:
+    """An administrator removed another staff member's second factor, approved by a second one (a lost phone and
+    lost recovery codes): the member sets it up again at their next sign-in."""
+    return audit_record(
+        actor=actor,
+        action=Action.STAFF_MFA_RESET,
+        object_type=STAFF,
+        object_id=staff.pk,
+        changes={"second_factor": {"from": "authenticator app", "to": None}},
     )
 
 

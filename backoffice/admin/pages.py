@@ -6,7 +6,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -19,9 +19,12 @@ from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationFo
 
 from backoffice import services
 from backoffice.admin import audit_names
+from backoffice.admin.actions import Done, object_action
 from backoffice.admin.base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
+from backoffice.auth import mfa
 from backoffice.models import SERVICE_KEY_SCOPES, AuditLog, ServiceKey, Staff
 from backoffice.services.audit_verify import audit_record_outcome, audit_verify
+from backoffice.services.mfa import staff_mfa_reset_ask
 from backoffice.services.service_keys import service_key_ask, service_key_revoke
 
 # Roles replace groups, and token rows are machinery, not something staff should browse or edit; nor are
@@ -63,6 +66,14 @@ class StaffPasswordChangeForm(AdminPasswordChangeForm):
         return staff
 
 
+class ResetReasonForm(forms.Form):
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="How you know it is them and why they cannot sign in; the approver reads it.",
+    )
+
+
 @admin.register(Staff)
 class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
     """Staff accounts; only the admin role reaches this page (see backoffice.roles)."""
@@ -89,8 +100,52 @@ class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
         ),
     )
 
+    actions_detail = ["reset_two_factor"]
+
     def save_model(self, request, obj, form, change):
         services.staff_admin_save(staff=obj, actor=request.user, changed_fields=list(form.changed_data))
+
+    def get_actions_detail(self, request, object_id):
+        # the reset only on the page of another member who has a second factor (their own they remove themselves)
+        actions = super().get_actions_detail(request, object_id)
+        staff = self.get_object(request, object_id) if object_id else None
+        if staff is not None and staff.pk != request.user.pk and mfa.is_enrolled(staff):
+            return actions
+        return [action for action in actions if not action.action_name.endswith("_reset_two_factor")]
+
+    @action(
+        description="Reset two-factor sign-in",
+        url_path="reset-two-factor",
+        permissions=["change"],
+        icon="phonelink_erase",
+    )
+    def reset_two_factor(self, request, object_id):
+        """Ask for another member's second factor to be removed (a lost phone): a second administrator approves it
+        in the approval queue (backoffice.services.mfa.staff_mfa_reset_ask)."""
+        staff = self.get_object(request, object_id)
+        if staff is None:
+            raise Http404("Staff member not found")
+        back = reverse("admin:backoffice_staff_change", args=[staff.pk])
+        form = ResetReasonForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+
+            def ask(member):
+                staff_mfa_reset_ask(staff=member, actor=request.user, reason=form.cleaned_data["reason"])
+                return Done(
+                    f"Asked: a second administrator approves the reset of {member.email} in the approval queue.",
+                    url=back,
+                )
+
+            return object_action(self, request, object_id, ask, back=back, lookup=lambda: staff)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": staff,
+            "form": form,
+            "back": back,
+            "title": f"Reset the two-factor sign-in of {staff.email}?",
+        }
+        return TemplateResponse(request, "admin/backoffice/staff_mfa_reset.html", context)
 
     def has_delete_permission(self, request, obj=None):
         return False  # staff are deactivated, never deleted: their name stays on what they did

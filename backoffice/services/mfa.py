@@ -10,10 +10,14 @@ from django.db import transaction
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from backoffice import events
+from backoffice import dual_control, events
 from backoffice.auth import mfa
-from backoffice.errors import Conflict, ValidationFailed
+from backoffice.errors import Conflict, NotFound, ValidationFailed
 from backoffice.models import Staff
+from backoffice.services.approvals import ApprovalOutcome, approval_request
+
+# The dual-control kind of a second factor reset by administrators (docs/dual-control.md).
+RESET_KIND = "staff.mfa_reset"
 
 
 def _replace_recovery_codes(staff: Staff) -> list[str]:
@@ -77,11 +81,64 @@ def staff_mfa_remove(*, staff: Staff, password: str, code: str) -> None:
         raise ValidationFailed("The password is wrong", details={"password": ["The password is wrong"]})
     used = mfa.verify(staff, code)
     with transaction.atomic():
-        TOTPDevice.objects.filter(user=staff).delete()
-        StaticDevice.objects.filter(user=staff).delete()
+        _remove_devices(staff)
         if used == "recovery":
             events.staff_mfa_recovery_code_used(staff=staff, left=0, via="removal")
         events.staff_mfa_removed(staff=staff)
+
+
+def _remove_devices(staff: Staff) -> None:
+    TOTPDevice.objects.filter(user=staff).delete()
+    StaticDevice.objects.filter(user=staff).delete()
+
+
+@transaction.atomic
+def staff_mfa_reset_ask(*, staff: Staff, actor, reason: str) -> ApprovalOutcome:
+    """An administrator asks to remove another member's second factor (their phone and recovery codes lost): a
+    request a second administrator approves, since a reset is how an account is taken over by someone who talked
+    one person into it. Their own they remove themselves, with their password and a code."""
+    if staff.pk == getattr(actor, "pk", None):
+        raise ValidationFailed("Remove your own second factor on your two-factor page, with your password and a code")
+    if not mfa.is_enrolled(staff):
+        raise ValidationFailed(f"{staff.email} has no second factor set up")
+    if not (reason or "").strip():
+        raise ValidationFailed("Say why: the approver and the audit log read it", details={"reason": ["Required"]})
+    return approval_request(
+        kind=RESET_KIND,
+        actor=actor,
+        summary=f"Reset the two-factor sign-in of {staff.email}",
+        payload={"staff_id": str(staff.pk), "email": staff.email},
+        reason=reason.strip(),
+        target_type="staff",
+        target_id=str(staff.pk),
+    )
+
+
+def _apply_reset(*, payload: dict, actor, request) -> Staff:
+    staff = Staff.objects.filter(pk=payload["staff_id"]).first()
+    if staff is None:
+        raise NotFound("Staff member not found")
+    if not mfa.is_enrolled(staff):
+        raise Conflict(f"{staff.email} has no second factor any more: nothing to reset")
+    _remove_devices(staff)
+    events.staff_mfa_reset(actor=actor, staff=staff)
+    return staff
+
+
+def register_approval_kind() -> None:
+    """The second factor reset's row of the dual-control policy (from ``BackofficeConfig.ready()``)."""
+    dual_control.register(
+        dual_control.SensitiveAction(
+            kind=RESET_KIND,
+            label="Two-factor reset",
+            request_capability="staff.manage",
+            approve_capability="staff.manage",
+            apply=_apply_reset,
+            describe=lambda request: [f"Two-factor sign-in of {request.payload['email']}: authenticator app → none"],
+            announce=lambda staff: f"{staff.email} sets up two-factor sign-in again at their next sign-in.",
+            notes="Always two administrators: a reset is how an account is taken over.",
+        )
+    )
 
 
 def staff_second_factor(*, staff: Staff, otp: str | None, via: str) -> None:
