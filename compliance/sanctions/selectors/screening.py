@@ -152,7 +152,10 @@ _answers = _Answers()
 def _entry_hits(hits) -> list[EntryHit]:
     if not hits:
         return []
-    entries = SanctionsEntry.objects.select_related("sanctions_list").in_bulk([hit.key for hit in hits])
+    # the search text is the admin site's search column, a copy of every name: never read with a hit
+    entries = (
+        SanctionsEntry.objects.select_related("sanctions_list").defer("search_text").in_bulk([hit.key for hit in hits])
+    )
     return [
         EntryHit(entries[hit.key], round(hit.score, 4), hit.matched_name, hit.explanation)
         for hit in hits

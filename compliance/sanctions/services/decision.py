@@ -40,8 +40,8 @@ def _hit(action: str, *, match_id, list_code: str, reference: str, score: float 
     )
 
 
-def _match_hit(action: str, row: SanctionsMatch) -> ScreeningHit:
-    entry = row.entry
+def _match_hit(action: str, row: SanctionsMatch, entry=None) -> ScreeningHit:
+    entry = entry if entry is not None else row.entry
     return _hit(
         action, match_id=row.pk, list_code=entry.sanctions_list.code, reference=entry.reference, score=row.score
     )
@@ -85,22 +85,24 @@ def _counterparty_hits(transaction, *, dry_run: bool) -> list[ScreeningHit]:
     if not found:
         return []
     key = name_key(name)
+    # the pairs' states only: the entries (with their list) came with the screening's answer, and joining them
+    # again read every entry's whole row (aliases, details, search text) for each hit, most of a hit's cost
     known = {
         row.entry_id: row
         for row in SanctionsMatch.objects.filter(
             party=MatchParty.COUNTERPARTY, name_key=key, entry_id__in=[hit.entry.pk for hit in found]
-        ).select_related("entry", "entry__sanctions_list")
+        ).only("id", "entry_id", "status", "content_hash", "score")
     }
     hits: list[ScreeningHit] = []
     to_open: list[Found] = []
     for hit in found:
         row = known.get(hit.entry.pk)
         if row is not None and row.status == MatchStatus.CONFIRMED:
-            hits.append(_match_hit(HitAction.BLOCK, row))
+            hits.append(_match_hit(HitAction.BLOCK, row, hit.entry))
         elif row is not None and row.status == MatchStatus.DISMISSED and row.content_hash == hit.entry.content_hash:
             continue  # an officer said this name is not that entry, on this content: it passes for every customer
         elif row is not None and row.status == MatchStatus.POTENTIAL:
-            hits.append(_match_hit(HitAction.HOLD, row))
+            hits.append(_match_hit(HitAction.HOLD, row, hit.entry))
         else:
             to_open.append(Found(MatchParty.COUNTERPARTY, transaction.user_id, hit, counterparty_name=name))
     if to_open and not dry_run:
