@@ -115,6 +115,7 @@ def test_the_foundations_stored_action_names_do_not_change():
         "staff.mfa_recovery_code_use",
         "staff.mfa_recovery_codes_regenerate",
         "staff.mfa_remove",
+        "staff.mfa_reset",
         "staff.password_change",
         "staff.update",
         "webhook_delivery.resend",
