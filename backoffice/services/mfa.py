@@ -12,7 +12,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice import dual_control, events
 from backoffice.auth import mfa
-from backoffice.errors import Conflict, NotFound, ValidationFailed
+from backoffice.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from backoffice.models import Staff
 from backoffice.services.approvals import ApprovalOutcome, approval_request
 
@@ -118,6 +118,10 @@ def _apply_reset(*, payload: dict, actor, request) -> Staff:
     staff = Staff.objects.filter(pk=payload["staff_id"]).first()
     if staff is None:
         raise NotFound("Staff member not found")
+    if staff.pk == getattr(actor, "pk", None):
+        # an administrator whose factor it is would otherwise lift it alone, without the password and code that
+        # removing one's own asks for: the approver is a third person
+        raise Forbidden("A reset of your own second factor is decided by another administrator")
     if not mfa.is_enrolled(staff):
         raise Conflict(f"{staff.email} has no second factor any more: nothing to reset")
     _remove_devices(staff)

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from backoffice.auth import mfa
 from backoffice.choices import ApprovalStatus, StaffRole
-from backoffice.errors import FourEyesRequired, ValidationFailed
+from backoffice.errors import Forbidden, FourEyesRequired, ValidationFailed
 from backoffice.models import ApprovalRequest, AuditLog
 from backoffice.services import approvals
 from backoffice.services.mfa import staff_mfa_reset_ask
@@ -81,3 +81,16 @@ def test_only_administrators_reach_the_reset(people):
     for role in (StaffRole.MLRO, StaffRole.COMPLIANCE_OFFICER, StaffRole.SUPPORT, StaffRole.FINANCE):
         assert web(StaffFactory(role=role)).post(reset, {"reason": "x"}).status_code == 403
     assert not ApprovalRequest.objects.exists()
+
+
+def test_an_administrator_cannot_approve_the_reset_of_their_own_second_factor(people):
+    first, second, _member = people
+    enrol(second)
+    asked = staff_mfa_reset_ask(staff=second, actor=first, reason="says the phone is lost")
+    with pytest.raises(Forbidden):
+        approvals.approval_approve(request=asked.request, actor=second, reason="yes, mine")
+    assert mfa.is_enrolled(second)
+    assert ApprovalRequest.objects.get(pk=asked.request.pk).status == ApprovalStatus.PENDING
+    third = StaffFactory(role=StaffRole.ADMIN)
+    approvals.approval_approve(request=asked.request, actor=third, reason="called them back")
+    assert not mfa.is_enrolled(second)
