@@ -318,6 +318,9 @@ class WebhookEndpoint(models.Model):
     rotated. After a rotation the previous secret stays valid until ``previous_secret_expires_at`` (a day): both
     signatures go with every delivery meanwhile, so the receiver can switch without losing one. A deleted
     endpoint (``deleted_at``) is sent nothing more; its rows stay for the record.
+
+    Both secrets are stored sealed (``backoffice.sealing``: encrypted under a key derived from ``SECRET_KEY``) and
+    opened only to sign a delivery.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -325,8 +328,8 @@ class WebhookEndpoint(models.Model):
     events = models.JSONField(default=list, help_text="The event types it is sent.")
     description = models.CharField(max_length=500, blank=True)
     is_active = models.BooleanField(default=True)
-    secret = models.CharField(max_length=100, editable=False)
-    previous_secret = models.CharField(max_length=100, blank=True, editable=False)
+    secret_sealed = models.TextField(editable=False)
+    previous_secret_sealed = models.TextField(blank=True, editable=False)
     previous_secret_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_by = models.ForeignKey(Staff, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

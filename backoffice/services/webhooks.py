@@ -32,7 +32,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from backoffice import events
+from backoffice import events, sealing
 from backoffice.choices import DeliveryStatus, WebhookEventType
 from backoffice.errors import Conflict, ValidationFailed
 from backoffice.jsonkeys import camel_keys
@@ -54,6 +54,8 @@ JITTER = 0.2
 # waits); a later one by beat's sweep.
 SOON = dt.timedelta(seconds=60)
 SECRET_OVERLAP = dt.timedelta(days=1)
+# what the secrets are sealed for (backoffice.sealing derives one key per purpose)
+SECRET_PURPOSE = "webhook-secret"
 EVENT_TYPES = frozenset(WebhookEventType.values)
 
 # Who sends deliveries once their transaction commits: set by the foundation's ready() (a task per event, or a
@@ -101,7 +103,11 @@ def webhook_endpoint_create(
     url, types = _clean(url, event_types)
     secret = webhook_http.new_secret()
     endpoint = WebhookEndpoint.objects.create(
-        url=url, events=types, description=(description or "").strip()[:500], secret=secret, created_by=actor
+        url=url,
+        events=types,
+        description=(description or "").strip()[:500],
+        secret_sealed=sealing.seal(secret, purpose=SECRET_PURPOSE),
+        created_by=actor,
     )
     events.webhook_endpoint_created(actor=actor, endpoint=endpoint)
     return endpoint, secret
@@ -156,9 +162,10 @@ def webhook_endpoint_rotate(*, endpoint: WebhookEndpoint, actor: Actor) -> tuple
     if locked.deleted_at:
         raise Conflict("The endpoint was deleted")
     secret = webhook_http.new_secret()
-    locked.previous_secret, locked.previous_secret_expires_at = locked.secret, timezone.now() + SECRET_OVERLAP
-    locked.secret = secret
-    locked.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
+    locked.previous_secret_sealed = locked.secret_sealed
+    locked.previous_secret_expires_at = timezone.now() + SECRET_OVERLAP
+    locked.secret_sealed = sealing.seal(secret, purpose=SECRET_PURPOSE)
+    locked.save(update_fields=["secret_sealed", "previous_secret_sealed", "previous_secret_expires_at"])
     events.webhook_endpoint_rotated(actor=actor, endpoint=locked)
     return locked, secret
 
@@ -209,15 +216,45 @@ def payload(event: WebhookEvent) -> bytes:
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+def signing_secret(endpoint: WebhookEndpoint) -> str:
+    """The endpoint's current secret, opened (``sealing.Unsealable`` when no configured key opens it)."""
+    return sealing.unseal(endpoint.secret_sealed, purpose=SECRET_PURPOSE)
+
+
+@transaction.atomic
+def webhook_secrets_reseal() -> int:
+    """Seal every endpoint's secrets again under the current ``SECRET_KEY`` (after a rotation that kept the old key
+    in ``SECRET_KEY_FALLBACKS``); how many endpoints changed. A secret no key opens is left as it is."""
+    changed = 0
+    for endpoint in WebhookEndpoint.objects.select_for_update().only("id", "secret_sealed", "previous_secret_sealed"):
+        fields = []
+        for name in ("secret_sealed", "previous_secret_sealed"):
+            value = getattr(endpoint, name)
+            if not value or sealing.is_current(value, purpose=SECRET_PURPOSE):
+                continue
+            try:
+                plain = sealing.unseal(value, purpose=SECRET_PURPOSE)
+            except sealing.Unsealable:
+                logger.error("webhook endpoint %s: its %s opens with no configured key", endpoint.pk, name)
+                continue
+            setattr(endpoint, name, sealing.seal(plain, purpose=SECRET_PURPOSE))
+            fields.append(name)
+        if fields:
+            endpoint.save(update_fields=fields)
+            changed += 1
+    return changed
+
+
 def signature_headers(endpoint: WebhookEndpoint, event: WebhookEvent, body: bytes, now: float | None = None) -> dict:
     timestamp = int(now if now is not None else time.time())
-    signatures = [webhook_http.sign(endpoint.secret, event.id, timestamp, body)]
+    signatures = [webhook_http.sign(signing_secret(endpoint), event.id, timestamp, body)]
     if (
-        endpoint.previous_secret
+        endpoint.previous_secret_sealed
         and endpoint.previous_secret_expires_at
         and endpoint.previous_secret_expires_at > timezone.now()
     ):
-        signatures.append(webhook_http.sign(endpoint.previous_secret, event.id, timestamp, body))
+        previous = sealing.unseal(endpoint.previous_secret_sealed, purpose=SECRET_PURPOSE)
+        signatures.append(webhook_http.sign(previous, event.id, timestamp, body))
     return {
         "Content-Type": "application/json",
         "User-Agent": "Vikela-Webhooks/1",
@@ -305,6 +342,8 @@ def _send(delivery: WebhookDelivery) -> _Answer:
             error = f"HTTP {code}: {answer[:200]}".strip()
     except webhook_http.UnsafeTarget as exc:
         error = str(exc)
+    except sealing.Unsealable as exc:
+        error = f"not signed: the endpoint's secret cannot be opened: {exc}"
     except urllib3.exceptions.HTTPError as exc:
         error = f"no answer: {exc.__class__.__name__}"
     except Exception as exc:  # one odd endpoint must not leave the batch's other answers unrecorded

@@ -20,6 +20,10 @@ if ENVIRONMENT == "production" and (SECRET_KEY == _DEFAULT_SECRET or len(SECRET_
         "(set ENVIRONMENT=development or DEBUG=true for a local run)."
     )
 
+# Earlier keys, newest first, comma-separated: what they signed or sealed still opens (sessions, reset links, the
+# webhook secrets of backoffice.sealing) until `manage.py reseal_secrets` and time have moved everything on.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 

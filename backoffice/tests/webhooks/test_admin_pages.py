@@ -8,6 +8,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
+from backoffice import sealing
 from backoffice.choices import DeliveryStatus, StaffRole
 from backoffice.models import WebhookDelivery, WebhookEndpoint
 from backoffice.services import webhooks
@@ -35,7 +36,7 @@ def test_add_shows_the_secret_once_and_refuses_a_private_url(admin_site):
     )
     page = good.content.decode()
     secret = re.search(r"whsec_[A-Za-z0-9+/=]+", page).group(0)
-    assert WebhookEndpoint.objects.get().secret == secret
+    assert webhooks.signing_secret(WebhookEndpoint.objects.get()) == secret
     endpoint = WebhookEndpoint.objects.get()
     again = admin_site.get(reverse("admin:backoffice_webhookendpoint_change", args=[endpoint.pk])).content.decode()
     assert secret not in again
@@ -48,10 +49,12 @@ def test_rotate_asks_then_rotates_on_post(admin_site):
     url = reverse("admin:backoffice_webhookendpoint_rotate_secret", args=[endpoint.pk])
     assert "Rotate the secret" in admin_site.get(url).content.decode()
     endpoint.refresh_from_db()
-    assert endpoint.secret == old  # a GET changes nothing
+    assert webhooks.signing_secret(endpoint) == old  # a GET changes nothing
     page = admin_site.post(url, follow=True).content.decode()
     endpoint.refresh_from_db()
-    assert endpoint.secret != old and endpoint.secret in page and endpoint.previous_secret == old
+    new = webhooks.signing_secret(endpoint)
+    previous = sealing.unseal(endpoint.previous_secret_sealed, purpose=webhooks.SECRET_PURPOSE)
+    assert new != old and new in page and previous == old
 
 
 def test_delete_action_and_resend_and_the_dashboard_flag(admin_site, receiver, settings):

@@ -4,8 +4,10 @@ import socket
 
 import pytest
 
+from backoffice import sealing
 from backoffice.choices import StaffRole
 from backoffice.models import AuditLog, WebhookEndpoint
+from backoffice.services import webhooks
 
 pytestmark = pytest.mark.django_db
 
@@ -93,4 +95,6 @@ def test_rotation_gives_a_new_secret_once(admin_client_api):
     rotated = admin_client_api.post(f"{URL}/{created['id']}/rotate-secret").json()["data"]
     assert rotated["secret"].startswith("whsec_") and rotated["secret"] != created["secret"]
     endpoint = WebhookEndpoint.objects.get(pk=created["id"])
-    assert endpoint.previous_secret == created["secret"] and endpoint.previous_secret_expires_at
+    previous = sealing.unseal(endpoint.previous_secret_sealed, purpose=webhooks.SECRET_PURPOSE)
+    assert previous == created["secret"] and endpoint.previous_secret_expires_at
+    assert webhooks.signing_secret(endpoint) == rotated["secret"]
