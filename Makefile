@@ -18,12 +18,13 @@ TESSERACT_NOTE := command -v tesseract >/dev/null 2>&1 || echo "note: tesseract 
 # a stand-in for the one the FIU gives a deployment, without which no SAR can be submitted (docs/sars.md).
 # Rule changes too: a change to a live rule waits for a second person (RULE_FOUR_EYES, docs/aml-rules.md); a
 # vendor is verified only on approved documents (VENDOR_VERIFY_NEEDS_APPROVED_DOCUMENTS, docs/vendor-kyc.md); releasing
-# a held payment over SZL 5,000 and a service key made in the admin site wait for a second person (docs/dual-control.md).
+# a held payment over SZL 5,000, a service key made in the admin site and access given to staff there wait for a
+# second person (docs/dual-control.md).
 # The audit chain's checkpoints are signed with a key made once per checkout (.audit_signing_key, never committed)
 # and written daily by beat to .run/audit-checkpoints (docs/audit-chain.md); a deployment keeps both elsewhere.
 RUN_ENV = CREDIT_APPROVAL_THRESHOLD=$${CREDIT_APPROVAL_THRESHOLD:-5000} GOAML_RENTITY_ID=$${GOAML_RENTITY_ID:-1001} \
 	RULE_FOUR_EYES=$${RULE_FOUR_EYES:-true} HELD_RELEASE_FOUR_EYES_ABOVE=$${HELD_RELEASE_FOUR_EYES_ABOVE:-5000} \
-	SERVICE_KEY_FOUR_EYES=$${SERVICE_KEY_FOUR_EYES:-true} \
+	SERVICE_KEY_FOUR_EYES=$${SERVICE_KEY_FOUR_EYES:-true} STAFF_FOUR_EYES=$${STAFF_FOUR_EYES:-true} \
 	VENDOR_VERIFY_NEEDS_APPROVED_DOCUMENTS=$${VENDOR_VERIFY_NEEDS_APPROVED_DOCUMENTS:-true} AUDIT_SIGNING_KEY=$${AUDIT_SIGNING_KEY:-$$(cat .audit_signing_key)} \
 	AUDIT_CHECKPOINT_DIR=$${AUDIT_CHECKPOINT_DIR:-.run/audit-checkpoints}
 

@@ -21,7 +21,7 @@ class BackofficeConfig(AppConfig):
         from backoffice.auth import otp, principals, tokens
         from backoffice.celery import app as celery_app
         from backoffice.ops import db_deadline, metrics, periodic
-        from backoffice.services import mfa, service_keys, webhooks
+        from backoffice.services import mfa, service_keys, staff_access, webhooks
 
         links.install()  # read-only foreign keys link only to pages the viewer may open
         if settings.DB_ANSWER_DEADLINE:
@@ -40,6 +40,7 @@ class BackofficeConfig(AppConfig):
         # dual control: requests nobody decided in time lapse (docs/dual-control.md)
         service_keys.register_approval_kind()
         mfa.register_approval_kind()
+        staff_access.register_approval_kind()
         periodic.register(
             "approvals-expire", task="backoffice.approvals_expire", every=settings.APPROVAL_EXPIRE_EVERY_SECONDS
         )

@@ -17,7 +17,6 @@ from unfold.admin import ModelAdmin
 from unfold.decorators import action, display
 from unfold.forms import AdminPasswordChangeForm, UserChangeForm, UserCreationForm
 
-from backoffice import services
 from backoffice.admin import audit_names
 from backoffice.admin.actions import Done, object_action
 from backoffice.admin.base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
@@ -26,6 +25,7 @@ from backoffice.models import SERVICE_KEY_SCOPES, AuditLog, ServiceKey, Staff
 from backoffice.services.audit_verify import audit_record_outcome, audit_verify
 from backoffice.services.mfa import staff_mfa_reset_ask
 from backoffice.services.service_keys import service_key_ask, service_key_revoke
+from backoffice.services.staff_access import staff_admin_submit, staff_password_submit
 
 # Roles replace groups, and token rows are machinery, not something staff should browse or edit; nor are
 # django-otp's devices, whose pages would show other people's secrets (each member has their own page instead,
@@ -51,8 +51,8 @@ class StaffChangeForm(UserChangeForm):
         fields = ("email", "first_name", "last_name", "role", "is_active", "is_superuser")
 
 
-# The staff member changing a password in the admin site, for the form's save (Django's
-# user_change_password builds the form itself, with no way to hand it the request).
+# The staff member changing a password in the admin site, for the form's save, and the approval request the save
+# opened, for the answer (Django's user_change_password builds the form itself, with no way to hand it the request).
 _password_actor: contextvars.ContextVar = contextvars.ContextVar("staff_password_actor", default=None)
 
 
@@ -62,7 +62,9 @@ class StaffPasswordChangeForm(AdminPasswordChangeForm):
     def save(self, commit=True):
         staff = super().save(commit=False)
         if commit:
-            services.staff_password_save(staff=staff, actor=_password_actor.get())
+            asked = _password_actor.get() or {"actor": None, "approval": None}
+            saved = staff_password_submit(staff=staff, actor=asked["actor"])
+            asked["approval"] = saved.request  # STAFF_FOUR_EYES: the account waits for its re-activation
         return staff
 
 
@@ -103,7 +105,28 @@ class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
     actions_detail = ["reset_two_factor"]
 
     def save_model(self, request, obj, form, change):
-        services.staff_admin_save(staff=obj, actor=request.user, changed_fields=list(form.changed_data))
+        saved = staff_admin_submit(staff=obj, actor=request.user, changed_fields=list(form.changed_data))
+        request._staff_approval = saved.request
+
+    def _approval_response(self, request, response):
+        """After a save whose granted access waits for a second administrator (STAFF_FOUR_EYES): say so, and go to
+        the request, where its state can be followed."""
+        approval = getattr(request, "_staff_approval", None)
+        if approval is None:
+            return response
+        self.message_user(
+            request,
+            f"Asked for: {approval.summary}. Another administrator approves it (Approvals: waiting for my approval); "
+            "until then the account keeps the access it had.",
+            messages.WARNING,
+        )
+        return HttpResponseRedirect(reverse("admin:backoffice_approvalrequest_change", args=[approval.pk]))
+
+    def response_add(self, request, obj, post_url_continue=None):
+        return self._approval_response(request, super().response_add(request, obj, post_url_continue))
+
+    def response_change(self, request, obj):
+        return self._approval_response(request, super().response_change(request, obj))
 
     def get_actions_detail(self, request, object_id):
         # the reset only on the page of another member who has a second factor (their own they remove themselves)
@@ -151,12 +174,15 @@ class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
         return False  # staff are deactivated, never deleted: their name stays on what they did
 
     def user_change_password(self, request, id, form_url=""):
-        token = _password_actor.set(request.user)
+        asked = {"actor": request.user, "approval": None}
+        token = _password_actor.set(asked)
         try:
             with transaction.atomic():
-                return super().user_change_password(request, id, form_url)
+                response = super().user_change_password(request, id, form_url)
         finally:
             _password_actor.reset(token)
+        request._staff_approval = asked["approval"]
+        return self._approval_response(request, response)
 
 
 @admin.register(AuditLog)
