@@ -15,6 +15,7 @@ import time
 
 from celery import shared_task
 from django.conf import settings
+from django.db import close_old_connections
 from django.utils import timezone
 
 from backoffice.choices import DeliveryStatus
@@ -75,16 +76,21 @@ def webhook_deliver(self, delivery_ids: list[str] | str, not_before: float | Non
             if delivery.status == DeliveryStatus.PENDING and at is not None and at - now <= webhooks.SOON:
                 due[str(delivery.pk)] = at
         if due and settings.TASKS_ASYNC:
-            # a worker does not wait: this process sends the retries back to the broker when they are due, those
-            # due at the same moment together (not as messages with a countdown: a worker holds those from the
-            # moment they arrive, and with one message per process prefetched they kept first attempts waiting)
-            together: dict[dt.datetime, list[str]] = {}
-            for delivery_id, at in due.items():
-                together.setdefault(at.replace(microsecond=at.microsecond // 100_000 * 100_000), []).append(delivery_id)
-            for batch in together.values():
-                retries_later.add(max(due[i] for i in batch).timestamp(), batch)
+            # a worker does not wait: a thread of this process sends the retries when they are due
+            _retry_later(due)
             break
     return outcome
+
+
+def _retry_later(due: dict[str, dt.datetime]) -> None:
+    """Hand deliveries to this process's retry thread, those due at the same moment together (not as messages
+    with a countdown: a worker holds those from the moment they arrive, and with one message per process
+    prefetched they kept first attempts waiting)."""
+    together: dict[dt.datetime, list[str]] = {}
+    for delivery_id, at in due.items():
+        together.setdefault(at.replace(microsecond=at.microsecond // 100_000 * 100_000), []).append(delivery_id)
+    for batch in together.values():
+        retries_later.add(max(due[i] for i in batch).timestamp(), batch)
 
 
 class Later:
@@ -114,15 +120,33 @@ class Later:
             with self._ready:
                 while not self._heap or self._heap[0][0] > time.time():
                     self._ready.wait(self._heap[0][0] - time.time() if self._heap else None)
+                # every batch that is due by now goes in one send (they piled up while the last one was sent)
                 at, _n, ids = heapq.heappop(self._heap)
+                ids = list(ids)
+                while self._heap and self._heap[0][0] <= time.time():
+                    at, _n, more = heapq.heappop(self._heap)
+                    ids.extend(more)
             try:
                 self._send(at, ids)
-            except Exception:  # the broker is down: the sweep sends them
+            except Exception:  # the database is away: the sweep sends them
                 logger.exception("could not send %s webhook retries; the sweep will", len(ids))
 
 
 def _send_retries(at: float, ids: list[str]) -> None:
-    dispatch(webhook_deliver, args=(ids, at), background=True)
+    """Send retries from the retry thread itself. Sent back to the broker as tasks, nearly every retry was a task
+    of its own (failures are spread out, and their pauses jittered), and with one receiver failing one call in
+    five those tasks cost the workers as much as every event's first attempts (bench/webhooks.py)."""
+    close_old_connections()  # this thread keeps its connection between sends: drop it if it died meanwhile
+    try:
+        due: dict[str, dt.datetime] = {}
+        for delivery in webhooks.webhook_deliver_many(ids=ids):
+            at_next = delivery.next_attempt_at
+            if delivery.status == DeliveryStatus.PENDING and at_next and at_next - timezone.now() <= webhooks.SOON:
+                due[str(delivery.pk)] = at_next
+        if due:
+            _retry_later(due)
+    finally:
+        close_old_connections()
 
 
 retries_later = Later(_send_retries)

@@ -49,8 +49,15 @@ def unseal(sealed: str, *, purpose: str) -> str:
     """The plaintext of a value :func:`seal` made with the current key or a fallback, for the same purpose."""
     if not sealed.startswith(PREFIX):
         raise Unsealable("the value is not sealed")
+    return _open(sealed, purpose, _keys())
+
+
+# a sender signs every delivery with its endpoint's secret: each sealed value is opened once per process and set of
+# keys (a changed key is another entry), not once per delivery
+@lru_cache(maxsize=256)
+def _open(sealed: str, purpose: str, keys: tuple[str, ...]) -> str:
     try:
-        return _cipher(purpose, _keys()).decrypt(sealed.removeprefix(PREFIX).encode()).decode()
+        return _cipher(purpose, keys).decrypt(sealed.removeprefix(PREFIX).encode()).decode()
     except InvalidToken:
         raise Unsealable(
             "no configured key opens the value (SECRET_KEY changed without the old one in SECRET_KEY_FALLBACKS?)"

@@ -328,10 +328,10 @@ class _Answer:
     at: dt.datetime
 
 
-def _send(delivery: WebhookDelivery) -> _Answer:
-    """One attempt, no database: the endpoint's address is resolved and checked now, then the signed POST."""
+def _send(delivery: WebhookDelivery, body: bytes) -> _Answer:
+    """One attempt, no database: the endpoint's address is resolved and checked now, then the signed POST of
+    ``body`` (the event's payload)."""
     endpoint, event = delivery.endpoint, delivery.event
-    body = payload(event)
     code, error = None, ""
     try:
         target = webhook_http.resolve(endpoint.url)
@@ -352,19 +352,22 @@ def _send(delivery: WebhookDelivery) -> _Answer:
     return _Answer(code, error, timezone.now())
 
 
-def _send_in_turn(deliveries: list[WebhookDelivery]) -> list[_Answer]:
-    return [_send(d) for d in deliveries]
-
-
 def _send_all(claimed: list[WebhookDelivery]) -> list[tuple[WebhookDelivery, _Answer]]:
+    bodies: dict[str, bytes] = {}  # one serialisation per event, however many endpoints it goes to
     by_endpoint: dict = {}
     for delivery in claimed:
+        if delivery.event_id not in bodies:
+            bodies[delivery.event_id] = payload(delivery.event)
         by_endpoint.setdefault(delivery.endpoint_id, []).append(delivery)
+
+    def in_turn(deliveries: list[WebhookDelivery]) -> list[_Answer]:
+        return [_send(d, bodies[d.event_id]) for d in deliveries]
+
     runs = list(by_endpoint.values())
     if len(runs) == 1:
-        answers = [_send_in_turn(runs[0])]
+        answers = [in_turn(runs[0])]
     else:
-        answers = list(_threads().map(_send_in_turn, runs))
+        answers = list(_threads().map(in_turn, runs))
     return [pair for run, got in zip(runs, answers, strict=True) for pair in zip(run, got, strict=True)]
 
 

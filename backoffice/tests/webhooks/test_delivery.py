@@ -225,3 +225,52 @@ def test_retries_are_handed_on_when_due_in_the_order_they_fall_due():
     assert done.wait(10)
     assert [ids for _t, _at, ids in handed] == [["first"], ["second"]]
     assert all(t >= at for t, at, _ids in handed)  # never before they are due
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_due_retry_is_sent_by_the_retry_thread_itself_and_a_later_one_handed_back(receiver, monkeypatch):
+    from backoffice import background
+
+    handed = []
+    monkeypatch.setattr(background.retries_later, "add", lambda at, ids: handed.append((at, ids)))
+    endpoint_for(receiver)
+    event = emit()
+    receiver.answers = [500, 500]
+    [delivery_id] = [str(i) for i in WebhookDelivery.objects.values_list("id", flat=True)]
+    webhooks.webhook_deliver_many(ids=[delivery_id])  # the first attempt: 500, due again half a second later
+
+    def due_now():
+        WebhookDelivery.objects.filter(pk=delivery_id).update(next_attempt_at=timezone.now())
+
+    due_now()
+    background._send_retries(0, [delivery_id])  # the second: 500 again, due in seconds: handed back
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.status == DeliveryStatus.PENDING and delivery.attempts == 2
+    assert [ids for _at, ids in handed] == [[delivery_id]]
+    assert handed[0][0] == pytest.approx(delivery.next_attempt_at.timestamp(), abs=0.2)
+    due_now()
+    background._send_retries(0, [delivery_id])
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.status == DeliveryStatus.DELIVERED and delivery.attempts == 3 and len(handed) == 1
+    assert [r.headers["webhook-id"] for r in receiver.received] == [event.id] * 3
+
+
+def test_retries_due_together_go_in_one_send():
+    import threading
+    import time
+
+    from backoffice.background import Later
+
+    sent, done = [], threading.Event()
+
+    def send(at, ids):
+        sent.append(ids)
+        done.set()
+
+    later = Later(send)
+    with later._ready:  # all three are queued before the thread looks (the lock is re-entrant)
+        later.add(time.time() - 0.5, ["b"])
+        later.add(time.time() - 1, ["a"])
+        later.add(time.time() - 0.1, ["c"])
+    assert done.wait(10)
+    assert sent == [["a", "b", "c"]]
