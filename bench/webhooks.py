@@ -6,7 +6,7 @@
 
 A local receiver (127.0.0.1) answers 500 to one call in five. For 1, 4 and 16 endpoints, ``--events`` events are
 committed at ``--rate`` per second, each in its own transaction as a held payment's release would; the workers
-(scripts/worker, 2 processes) send them. Per line: deliveries per second from the first commit to the last 2xx, the
+(scripts/worker, 2 processes unless --workers) send them. Per line: deliveries per second from the first commit to the last 2xx, the
 p50/p95 delay from an event's commit to its endpoint's first 2xx, and the checks the issue asks for: no event lost,
 none sent to an endpoint not subscribed, every retry carrying its first id. The baseline is the same receiver
 answering every call 2xx (no retries), in the same run.
@@ -204,6 +204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=200, help="events per line (default 200)")
     parser.add_argument("--rate", type=float, default=40.0, help="events committed per second (default 40)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument(
         "--endpoints", default="1,4,16", help="the lines' endpoint counts, comma-separated (default 1,4,16)"
     )
@@ -223,7 +224,7 @@ def main() -> None:
     redis.Redis.from_url(BROKER).flushdb()
     (ROOT / ".run" / "bench-webhooks-metrics").mkdir(parents=True, exist_ok=True)
     worker = subprocess.Popen(
-        [str(ROOT / "scripts" / "worker"), "default", os.environ.get("X_CONC", "2"), "bench-webhooks"],
+        [str(ROOT / "scripts" / "worker"), "default", str(args.workers), "bench-webhooks"],
         cwd=ROOT,
         env={**os.environ, **env},
         stdout=subprocess.DEVNULL,
