@@ -7,8 +7,9 @@
 A local receiver (127.0.0.1, a process of its own) answers 500 to one call in five. For 1, 4 and 16 endpoints
 (``--endpoints``), ``--events`` events are committed at ``--rate`` per second, each in its own transaction as a held
 payment's release would; the workers (scripts/worker, ``--workers`` processes, default 2) send them. Per line:
-deliveries per second from the first commit to the last 2xx, the p50/p95 delay from an event's commit to its endpoint's first 2xx, and the checks the issue asks for: no event lost,
-none sent to an endpoint not subscribed, every retry carrying its first id. The baseline is the same receiver
+deliveries per second from the first commit to the last 2xx, the p50/p95 delay from an event's commit to its
+endpoint's first 2xx, and the checks the issue asks for: no event lost, none sent to an endpoint not subscribed,
+every retry carrying its first id. The baseline is the same receiver
 answering every call 2xx (no retries), in the same run.
 Target: p95 commit-to-delivery under 1 s.
 """
