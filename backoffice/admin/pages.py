@@ -114,19 +114,28 @@ class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
         approval = getattr(request, "_staff_approval", None)
         if approval is None:
             return response
+        meanwhile = (
+            "until then the account keeps the access it had"
+            if approval.payload.get("why") == "edited"
+            else f"until then {approval.payload.get('email')} cannot sign in"
+        )
         self.message_user(
             request,
             f"Asked for: {approval.summary}. Another administrator approves it (Approvals: waiting for my approval); "
-            "until then the account keeps the access it had.",
+            f"{meanwhile}.",
             messages.WARNING,
         )
         return HttpResponseRedirect(reverse("admin:backoffice_approvalrequest_change", args=[approval.pk]))
 
     def response_add(self, request, obj, post_url_continue=None):
-        return self._approval_response(request, super().response_add(request, obj, post_url_continue))
+        if getattr(request, "_staff_approval", None) is not None:
+            return self._approval_response(request, None)  # not "added, you may edit it again below": it waits
+        return super().response_add(request, obj, post_url_continue)
 
     def response_change(self, request, obj):
-        return self._approval_response(request, super().response_change(request, obj))
+        if getattr(request, "_staff_approval", None) is not None:
+            return self._approval_response(request, None)
+        return super().response_change(request, obj)
 
     def get_actions_detail(self, request, object_id):
         # the reset only on the page of another member who has a second factor (their own they remove themselves)

@@ -140,9 +140,12 @@ def _apply(*, payload: dict, actor, request) -> Staff:
 def _describe(request) -> list[str]:
     payload = request.payload
     lines = [
-        f"Staff {payload['email']}: {field.replace('_', ' ')}: {_word(change['from'])} → {_word(change['to'])}"
+        f"Staff {payload['email']}: {field.replace('_', ' ')}: "
+        + (_word(change["to"]) if change["from"] is None else f"{_word(change['from'])} → {_word(change['to'])}")
         for field, change in payload["grants"].items()
     ]
+    if payload.get("why") == "created":
+        lines.insert(0, f"A new staff account, {payload['email']}, made by {request.requested_by}")
     if payload.get("why") == "password":
         lines.append(f"Its password was set by {request.requested_by}: check with the person before approving")
     return lines

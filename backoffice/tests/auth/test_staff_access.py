@@ -67,11 +67,14 @@ def test_a_new_account_is_inactive_until_a_second_administrator_approves_it(admi
     first, second = admins
     page = add(web(first))
     assert "Another administrator approves it" in page.content.decode()
+    assert "added successfully" not in page.content.decode()  # it is not usable yet
     made = Staff.objects.get(email="new@example.com")
     assert not made.is_active and made.role == StaffRole.ADMIN
     assert not signs_in(made.email, NEW_PASSWORD)  # the maker cannot use it to approve anything yet
     request = ApprovalRequest.objects.get(kind=ACCESS_KIND, target_id=str(made.pk))
     assert page.redirect_chain[-1][0] == reverse("admin:backoffice_approvalrequest_change", args=[request.pk])
+    detail = web(second).get(reverse("admin:backoffice_approvalrequest_change", args=[request.pk])).content.decode()
+    assert "A new staff account, new@example.com" in detail and "role: admin<" in detail
     with pytest.raises(FourEyesRequired):
         approvals.approval_approve(request=request, actor=first, reason="mine")
     approvals.approval_approve(request=request, actor=second, reason="met them, ID checked")
@@ -134,7 +137,7 @@ def test_a_password_set_for_someone_else_deactivates_the_account_until_approved(
     page = web(first).post(
         url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"}, follow=True
     )
-    assert "Another administrator approves it" in page.content.decode()
+    assert f"until then {second.email} cannot sign in" in page.content.decode()
     second.refresh_from_db()
     assert not second.is_active and second.check_password(NEW_PASSWORD)
     assert not signs_in(second.email, NEW_PASSWORD)  # whoever set it cannot sign in as them
