@@ -152,9 +152,14 @@ _answers = _Answers()
 def _entry_hits(hits) -> list[EntryHit]:
     if not hits:
         return []
-    # the search text is the admin site's search column, a copy of every name: never read with a hit
+    # the search text is the admin site's search column, a copy of every name: never read with a hit; and no order
+    # (the hits are ranked already): the model's order (list, name) made every query join and sort, and compiling
+    # it was a third of the query's cost in Python
     entries = (
-        SanctionsEntry.objects.select_related("sanctions_list").defer("search_text").in_bulk([hit.key for hit in hits])
+        SanctionsEntry.objects.select_related("sanctions_list")
+        .defer("search_text")
+        .order_by()
+        .in_bulk([hit.key for hit in hits])
     )
     return [
         EntryHit(entries[hit.key], round(hit.score, 4), hit.matched_name, hit.explanation)
