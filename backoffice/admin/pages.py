@@ -21,6 +21,7 @@ from backoffice.admin import audit_names
 from backoffice.admin.actions import Done, object_action
 from backoffice.admin.base import EstimatedCountPaginator, ReadOnlyAdminMixin, ServiceErrorsAdminMixin
 from backoffice.auth import mfa
+from backoffice.errors import DomainError
 from backoffice.models import SERVICE_KEY_SCOPES, AuditLog, ServiceKey, Staff
 from backoffice.services.audit_verify import audit_record_outcome, audit_verify
 from backoffice.services.mfa import staff_mfa_reset_ask
@@ -188,6 +189,9 @@ class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
         try:
             with transaction.atomic():
                 response = super().user_change_password(request, id, form_url)
+        except DomainError as exc:  # a request for this member already waits: nothing was kept, say why
+            self.message_user(request, exc.message, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
         finally:
             _password_actor.reset(token)
         request._staff_approval = asked["approval"]

@@ -182,3 +182,16 @@ def test_switched_off_every_change_applies_at_once(settings):
     add(web(first), email="direct@example.com")
     assert Staff.objects.get(email="direct@example.com").is_active
     assert signs_in("direct@example.com", NEW_PASSWORD) and not ApprovalRequest.objects.exists()
+
+
+def test_a_password_set_while_a_request_for_the_member_waits_is_refused_with_a_message(admins):
+    first, _second = admins
+    member = StaffFactory(role=StaffRole.SUPPORT)
+    edit(web(first), member, role=StaffRole.MLRO)
+    url = f"/admin/backoffice/staff/{member.pk}/password/"
+    page = web(first).post(
+        url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"}, follow=True
+    )
+    assert page.status_code == 200 and "already waiting" in page.content.decode()
+    member.refresh_from_db()
+    assert member.is_active and not member.check_password(NEW_PASSWORD)
