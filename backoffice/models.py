@@ -397,7 +397,8 @@ class WebhookDelivery(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.event_id} to {self.endpoint_id}: {self.status}"
+        # the page's title: the event and where it goes, in words (issue 31: the endpoint's UUID read as a title)
+        return f"{self.event_id} to {self.endpoint}: {self.get_status_display().lower()}"
 
 
 class ApprovalRequest(models.Model):

@@ -76,6 +76,9 @@ class StateHistoryInline(ReadOnlyAdminMixin, TabularInline):
     show_change_link = False
     verbose_name = "change"
     verbose_name_plural = "History"
+    # a row's columns say what it is (when, from, to, who, why): Unfold's title above each row would only repeat
+    # the record's str() (issue 31: history rows titled by the UUID of the record they belong to)
+    hide_title = True
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("actor").order_by("created_at", "id")

@@ -144,7 +144,7 @@ class TransactionEvent(StateChange):
         verbose_name = "transaction event"
 
     def __str__(self):
-        return f"{self.transaction_id}: {self.from_status} -> {self.to_status}"
+        return f"{self.from_status or '(new)'} -> {self.to_status}"  # shown under its transaction: no id
 
 
 # The capability that makes (and decides) credits: finance and admin (backoffice.roles).

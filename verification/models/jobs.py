@@ -109,7 +109,7 @@ class VerificationJob(models.Model):
         ]
 
     def __str__(self):
-        return f"Verification {str(self.pk)[:8]} ({self.status})"
+        return f"Verification {str(self.pk)[:8]} ({self.get_status_display().lower()})"
 
     @property
     def is_finished(self) -> bool:
@@ -164,4 +164,4 @@ class VerificationJobEvent(StateChange):
         verbose_name = "job status change"
 
     def __str__(self):
-        return f"{self.job_id}: {self.from_status or '(new)'} -> {self.to_status}"
+        return f"{self.from_status or '(new)'} -> {self.to_status}"  # shown under its job: no job id

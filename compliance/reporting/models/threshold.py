@@ -52,7 +52,7 @@ class ThresholdReportBatch(models.Model):
         ]
 
     def __str__(self):
-        return f"Batch {str(self.pk)[:8]} ({self.status})"
+        return f"Batch {str(self.pk)[:8]} ({self.get_status_display().lower()})"
 
     @transition(field=status, source=BatchStatus.PREPARED, target=BatchStatus.SUBMITTED)
     def submit(self, *, actor: Actor, fiu_reference: str) -> None:
@@ -95,7 +95,8 @@ class ThresholdReport(models.Model):
         indexes = [models.Index(fields=["status", "day"], name="threshold_report_status_day")]
 
     def __str__(self):
-        return f"Threshold report {self.day} {self.user_id}"
+        # the page's title and its messages: whose cash, which day, in words (issue 31: no UUID for a title)
+        return f"Threshold report of {self.user} for {self.day:%-d %B %Y}"
 
     @transition(field=status, source=[R.PENDING, R.REJECTED], target=R.BATCHED)
     def put_in_batch(self, *, batch: ThresholdReportBatch) -> None:
@@ -171,4 +172,4 @@ class ThresholdReportFiling(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.report_id} in {self.batch_id}: {self.outcome or 'no answer'}"
+        return f"{self.report} in {self.batch}: {self.get_outcome_display().lower() or 'no answer'}"

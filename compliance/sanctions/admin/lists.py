@@ -322,6 +322,7 @@ class HistoryInline(ReadOnlyAdminMixin, TabularInline):
     readonly_fields = fields
     extra = 0
     verbose_name_plural = "History: what each version did to this entry"
+    hide_title = True  # the columns say it; a title would repeat the row's str() (StateHistoryInline says why)
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("version", "version__sanctions_list")

@@ -178,7 +178,8 @@ class SanctionsEntryChange(models.Model):
         indexes = [models.Index(fields=["version", "kind"], name="sanctions_change_version_kind")]
 
     def __str__(self):
-        return f"{self.kind} in {self.version_id}"
+        # the page's title: the list's own words ("Added in UN v3"), not the version row's UUID
+        return f"{self.get_kind_display()} in {self.version}"
 
 
 class SanctionsImport(models.Model):

@@ -83,7 +83,7 @@ class SanctionsMatch(ConcurrentTransitionMixin, models.Model):
 
     def __str__(self):
         who = self.counterparty_name if self.party == MatchParty.COUNTERPARTY else f"user {str(self.user_id)[:8]}"
-        return f"{who} ~ {self.entry_id and self.entry.name} ({self.status})"
+        return f"{who} ~ {self.entry_id and self.entry.name} ({self.get_status_display().lower()})"
 
     @transition(field=status, source=S.POTENTIAL, target=S.CONFIRMED)
     def confirm(self) -> None:
