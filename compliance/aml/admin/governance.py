@@ -38,7 +38,15 @@ class DiffChangeList(ChangeList):
 
 
 class RejectForm(forms.Form):
+    title, submit_label = "Reject rule changes", "Reject"
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Why the change is rejected")
+
+
+class ApproveForm(forms.Form):
+    title, submit_label = "Approve rule changes", "Approve"
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), label="Why the change is approved (the backtest, the case behind it)"
+    )
 
 
 @admin.register(RuleProposal)
@@ -156,41 +164,58 @@ class RuleProposalAdmin(ModelAdmin):
         has = getattr(request.user, "has_capability", None)
         return bool(has and has("rules.approve"))
 
-    @admin.action(description="Approve the selected changes", permissions=["decide"])
+    @admin.action(description="Approve the selected changes…", permissions=["decide"])
     def approve_selected(self, request, queryset):
-        each_object(
-            self,
+        """Asks the approval's reason first, as the proposal's own page does (issue 31: a reason on approval)."""
+        return self._decide_selected(
             request,
-            queryset.select_related("rule"),
-            lambda proposal: governance.proposal_approve(proposal=proposal, actor=request.user),
-            label=_rule_id,
-            done=lambda proposal, _: f"{proposal.rule.rule_id}: change approved and in force.",
+            queryset,
+            action="approve_selected",
+            form_class=ApproveForm,
+            decide=lambda proposal, reason: governance.proposal_approve(
+                proposal=proposal, actor=request.user, note=reason
+            ),
+            done="change approved and in force",
         )
 
     @admin.action(description="Reject the selected changes…", permissions=["decide"])
     def reject_selected(self, request, queryset):
+        return self._decide_selected(
+            request,
+            queryset,
+            action="reject_selected",
+            form_class=RejectForm,
+            decide=lambda proposal, reason: governance.proposal_reject(
+                proposal=proposal, actor=request.user, reason=reason
+            ),
+            done="change rejected",
+        )
+
+    def _decide_selected(self, request, queryset, *, action: str, form_class, decide, done: str):
+        """The selected proposals and a form asking the decision's reason; once it is given, each is decided."""
         proposals = list(queryset.select_related("rule", "proposed_by"))
-        form = RejectForm(request.POST if "apply" in request.POST else None)
+        form = form_class(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
             reason = form.cleaned_data["reason"]
             each_object(
                 self,
                 request,
                 proposals,
-                lambda proposal: governance.proposal_reject(proposal=proposal, actor=request.user, reason=reason),
+                lambda proposal: decide(proposal, reason),
                 label=_rule_id,
-                done=lambda proposal, _: f"{proposal.rule.rule_id}: change rejected.",
+                done=lambda proposal, _: f"{proposal.rule.rule_id}: {done}.",
             )
             return None
         context = {
             **self.admin_site.each_context(request),
-            "title": "Reject rule changes",
+            "title": form_class.title,
             "opts": self.opts,
             "selected": proposals,
             "form": form,
-            "action": "reject_selected",
+            "action": action,
+            "submit_label": form_class.submit_label,
         }
-        return TemplateResponse(request, "compliance/proposal_reject.html", context)
+        return TemplateResponse(request, "compliance/proposal_decide.html", context)
 
 
 class SnoozeForm(forms.ModelForm):

@@ -155,17 +155,24 @@ def test_four_eyes_in_the_admin(db, four_eyes):
     assert 'data-testid="pending-proposals"' in page and "Threshold amount: E5,000 → E4,000" in page
     # the proposer cannot approve
     proposals = "/admin/compliance/ruleproposal/"
-    r = proposer_client.post(proposals, {"action": "approve_selected", "_selected_action": [proposal.pk]}, follow=True)
+    approve = {"action": "approve_selected", "_selected_action": [proposal.pk]}
+    reasoned = {**approve, "apply": "1", "reason": "Backtest: two more alerts a month"}
+    r = proposer_client.post(proposals, reasoned, follow=True)
     assert "Four-eyes" in r.content.decode() or "cannot decide" in r.content.decode()
     assert RuleProposal.objects.get(pk=proposal.pk).status == "PENDING"
     # a second MLRO can
     other, approver = login()
     diff = "<td>Threshold amount</td><td>E5,000</td><td><strong>E4,000</strong>"
     assert diff in other.get(f"{proposals}{proposal.pk}/change/").content.decode()
-    other.post(proposals, {"action": "approve_selected", "_selected_action": [proposal.pk]})
+    # the approval asks its reason first, as a rejection does: without one nothing is decided
+    assert "Why the change is approved" in other.post(proposals, approve).content.decode()
+    other.post(proposals, {**approve, "apply": "1"})
+    assert RuleProposal.objects.get(pk=proposal.pk).status == "PENDING"
+    other.post(proposals, reasoned)
     rule.refresh_from_db()
     assert rule.conditions["thresholdAmount"] == 4000 and rule.version == 2
     assert rule.versions.get(version=2).approved_by == approver
+    assert RuleProposal.objects.get(pk=proposal.pk).decision_reason == "Backtest: two more alerts a month"
 
 
 def test_rejecting_in_the_admin_needs_a_reason(db, four_eyes):
@@ -192,7 +199,10 @@ def test_officers_cannot_decide_or_change(db, four_eyes):
     proposal = RuleProposal.objects.get(rule=rule)
     officer, _ = login(StaffRole.COMPLIANCE_OFFICER)
     assert officer.get("/admin/compliance/ruleproposal/").status_code == 200
-    officer.post("/admin/compliance/ruleproposal/", {"action": "approve_selected", "_selected_action": [proposal.pk]})
+    officer.post(
+        "/admin/compliance/ruleproposal/",
+        {"action": "approve_selected", "_selected_action": [proposal.pk], "apply": "1", "reason": "Looks right"},
+    )
     assert RuleProposal.objects.get(pk=proposal.pk).status == "PENDING"
     assert officer.post(f"{RULES}{rule.pk}/change/", edit_body(rule, severity="LOW")).status_code == 403
 

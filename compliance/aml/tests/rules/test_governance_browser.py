@@ -60,6 +60,9 @@ def test_propose_approve_and_backtest(page, browser, live_server, settings):  # 
     page.select_option("select[name=action]", "approve_selected")
     page.click(".actions button, button[name=index]")
     page.wait_for_load_state()
+    page.fill("textarea[name=reason]", "Backtest: one more alert")
+    page.get_by_role("button", name="Approve").click()
+    page.wait_for_load_state()
     assert "cannot decide" in page.content()
     assert RuleProposal.objects.get().status == "PENDING"
 
@@ -70,7 +73,12 @@ def test_propose_approve_and_backtest(page, browser, live_server, settings):  # 
     other.select_option("select[name=action]", "approve_selected")
     other.click(".actions button, button[name=index]")
     other.wait_for_load_state()
+    # the approval's reason is asked first, as on the proposal's page
+    other.fill("textarea[name=reason]", "Backtest: one more alert, the structuring case")
+    other.get_by_role("button", name="Approve").click()
+    other.wait_for_load_state()
     assert "AML-THR-B: change approved and in force." in other.content()
+    assert RuleProposal.objects.get().decision_reason == "Backtest: one more alert, the structuring case"
     rule.refresh_from_db()
     assert rule.conditions["thresholdAmount"] == 4000 and "E4,000" in rule.description
     other.goto(f"{live_server.url}/admin/compliance/amlrule/{rule.pk}/change/")
