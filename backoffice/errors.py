@@ -19,14 +19,23 @@ class DomainError(Exception):
         code: str | None = None,
         status: int | None = None,
         details: dict[str, list[str]] | None = None,
+        words: str | None = None,
     ):
         self.message = message or self.default_message
+        # the refusal as the admin site shows it, where the API's message names codes a person does not read
+        # ("Cannot move vendor KYC from DOCUMENTS_SUBMITTED to VERIFIED": the contract's wording for clients)
+        self.words = words
         if code:
             self.code = code
         if status:
             self.status = status
         self.details = details
         super().__init__(self.message)
+
+    @property
+    def said(self) -> str:
+        """What a person in the admin site reads: ``words`` when the service gave them, else the message."""
+        return self.words or self.message
 
 
 class ValidationFailed(DomainError):

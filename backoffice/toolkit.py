@@ -200,6 +200,20 @@ Event: TypeAlias = Callable[[Move], AuditLog]
 Hook: TypeAlias = Callable[[Move], None]
 
 
+def _refused(obj, field: str, refused: str, *, label: str, source: str, target: str) -> InvalidTransition:
+    """The 409 of a move outside the table: the codes for the API (the contract's "Cannot move SAR from X to Y"),
+    the states' own words for the admin site ("from documents submitted to verified")."""
+    names = dict(obj._meta.get_field(field).flatchoices)
+
+    def word(state: str) -> str:
+        return str(names.get(state, state)).lower()
+
+    return InvalidTransition(
+        refused.format(label=label, source=source, target=target),
+        words=refused.format(label=label, source=word(source), target=word(target)),
+    )
+
+
 def fsm_move(
     obj: M,
     *,
@@ -253,7 +267,7 @@ def fsm_move(
     method_name = table.get((source, move.target))
     label = label or str(obj._meta.verbose_name)
     if method_name is None:
-        raise InvalidTransition(refused.format(label=label, source=source, target=move.target))
+        raise _refused(obj, field, refused, label=label, source=source, target=move.target)
     if check is not None:
         check(move)
     method = getattr(obj, method_name)
@@ -263,7 +277,7 @@ def fsm_move(
         method(**kwargs)
     except TransitionNotAllowed:
         # a condition of the @transition refused it: outside the table for this record, as far as callers care
-        raise InvalidTransition(refused.format(label=label, source=source, target=move.target)) from None
+        raise _refused(obj, field, refused, label=label, source=source, target=move.target) from None
     if before_save is not None:
         before_save(move)
     if clean:
@@ -318,12 +332,12 @@ def fsm_move_many(
         move = Move(instance=obj, source=str(getattr(obj, field)), target=str(to), actor=actor, note=note)
         method_name = table.get((move.source, move.target))
         if method_name is None:
-            raise InvalidTransition(refused.format(label=label, source=move.source, target=move.target))
+            raise _refused(obj, field, refused, label=label, source=move.source, target=move.target)
         call = {"actor": actor, **kwargs} if "actor" in _parameters(model, method_name) else kwargs
         try:
             getattr(obj, method_name)(**call)
         except TransitionNotAllowed:
-            raise InvalidTransition(refused.format(label=label, source=move.source, target=move.target)) from None
+            raise _refused(obj, field, refused, label=label, source=move.source, target=move.target) from None
         moves.append(move)
     stamped = _auto_now_fields(model)
     now = timezone.now()

@@ -36,14 +36,14 @@ class Done:
 
 def error_text(exc: DomainError) -> str:
     """The refusal as the officer reads it: the service's message."""
-    return exc.message
+    return exc.said
 
 
 def error_with_reasons(exc: DomainError, *, key: str | None = None, limit: int | None = None) -> str:
     """The message followed by the reasons in its details (only ``key``'s when given; at most ``limit``)."""
     details = exc.details or {}
     reasons = details.get(key, []) if key else [reason for values in details.values() for reason in values]
-    return " ".join([exc.message, *reasons[:limit]])
+    return " ".join([exc.said, *reasons[:limit]])
 
 
 def object_action(
@@ -110,7 +110,7 @@ def each_object(
         try:
             result = act(obj)
         except DomainError as exc:
-            model_admin.message_user(request, f"{label(obj)}: {exc.message}", messages.ERROR)
+            model_admin.message_user(request, f"{label(obj)}: {exc.said}", messages.ERROR)
             continue
         if done is not None:
             model_admin.message_user(request, done(obj, result), messages.SUCCESS)

@@ -58,7 +58,7 @@ class ServiceErrorsAdminMixin:
             return super().changeform_view(request, object_id, form_url, extra_context)
         except DomainError as exc:
             reasons = "; ".join(f"{field}: {' '.join(texts)}" for field, texts in (exc.details or {}).items())
-            self.message_user(request, f"{exc.message}{' (' + reasons + ')' if reasons else ''}", messages.ERROR)
+            self.message_user(request, f"{exc.said}{' (' + reasons + ')' if reasons else ''}", messages.ERROR)
             return redirect(request.get_full_path())
 
 

@@ -190,7 +190,7 @@ class StaffAdmin(ServiceErrorsAdminMixin, BaseUserAdmin, ModelAdmin):
             with transaction.atomic():
                 response = super().user_change_password(request, id, form_url)
         except DomainError as exc:  # a request for this member already waits: nothing was kept, say why
-            self.message_user(request, exc.message, messages.ERROR)
+            self.message_user(request, exc.said, messages.ERROR)
             return HttpResponseRedirect(request.get_full_path())
         finally:
             _password_actor.reset(token)

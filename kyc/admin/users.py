@@ -415,7 +415,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
                     )
                     return self._back(user)
                 except DomainError as exc:
-                    self.message_user(request, exc.message, messages.ERROR)
+                    self.message_user(request, exc.said, messages.ERROR)
                 else:
                     self._report_credit(request, result)
                     return self._back(user)
@@ -482,7 +482,7 @@ class PlatformUserAdmin(ServiceErrorsAdminMixin, ModelAdmin):
             try:
                 services.user_unfreeze(user=user, actor=request.user, reason=form.cleaned_data["reason"])
             except DomainError as exc:
-                self.message_user(request, exc.message, messages.ERROR)
+                self.message_user(request, exc.said, messages.ERROR)
             else:
                 self.message_user(request, f"The wallet of {user.full_name} is no longer frozen.", messages.SUCCESS)
             return self._back(user)

@@ -41,9 +41,9 @@ def _back_url(vendor_id, document_key: str = "") -> str:
 
 def _explain(exc: DomainError) -> str:
     # reasons the message already says (a refused verification lists every document) are not said twice
-    texts = (" ".join(t for t in texts if t not in exc.message) for texts in (exc.details or {}).values())
+    texts = (" ".join(t for t in texts if t not in exc.said) for texts in (exc.details or {}).values())
     reasons = "; ".join(t for t in texts if t)
-    return f"{exc.message}: {reasons}" if reasons and reasons != exc.message else exc.message
+    return f"{exc.said}: {reasons}" if reasons and reasons != exc.said else exc.said
 
 
 def _vendor_for(model_admin, request, object_id, capability: str):

@@ -60,7 +60,10 @@ def vendor_kyc_verify_override(*, vendor: Vendor, actor: Actor, reason: str) -> 
     expire_locked(locked, today())
     if locked.kyc_status != VendorKycStatus.UNDER_REVIEW:
         # the 409 a decision gets from the status table, whoever asks
-        raise InvalidTransition(f"Cannot move vendor KYC from {locked.kyc_status} to {KycDecision.VERIFIED}")
+        raise InvalidTransition(
+            f"Cannot move vendor KYC from {locked.kyc_status} to {KycDecision.VERIFIED}",
+            words=f"Cannot move vendor KYC from {locked.get_kyc_status_display().lower()} to verified",
+        )
     documents = list(locked.kyc_documents.current())
     breach = four_eyes_breach(locked, actor, documents)
     if breach:
@@ -106,10 +109,13 @@ def _describe(request: ApprovalRequest) -> list[str]:
     if vendor is None:
         return ["The vendor no longer exists."]
     # asked only from UNDER_REVIEW: the change stays what was asked once the vendor moved (applied or not)
-    lines = [f"Vendor {vendor.business_name}: KYC status {VendorKycStatus.UNDER_REVIEW} → {VendorKycStatus.VERIFIED}"]
+    lines = [
+        f"Vendor {vendor.business_name}: KYC status {VendorKycStatus.UNDER_REVIEW.label.lower()} → "
+        f"{VendorKycStatus.VERIFIED.label.lower()}"
+    ]
     lines += [f"Not approved when asked: {line}" for line in _gap_lines(request.payload["gaps"])]
     if request.status == ApprovalStatus.PENDING and vendor.kyc_status != VendorKycStatus.UNDER_REVIEW:
-        lines.append(f"The vendor is {vendor.kyc_status} now: approving is refused")
+        lines.append(f"The vendor's KYC status is {vendor.get_kyc_status_display().lower()} now: approving is refused")
     return lines
 
 

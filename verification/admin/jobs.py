@@ -70,7 +70,7 @@ class AwaitingReviewFilter(admin.SimpleListFilter):
 
 def _with_reasons(exc: DomainError) -> str:
     reasons = "; ".join(" ".join(v) for v in (exc.details or {}).values())
-    return f"{exc.message}: {reasons}" if reasons else exc.message
+    return f"{exc.said}: {reasons}" if reasons else exc.said
 
 
 def framed_thumbnail(data: bytes, *, faces: list[dict], max_side: int) -> bytes:

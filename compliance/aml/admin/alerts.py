@@ -404,7 +404,7 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
             try:
                 result = alert_queue_apply(actor=request.user, action=action, alerts=alerts, **form.cleaned_data)
             except DomainError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(None, exc.said)
             else:
                 if result.updated:
                     done = f"{BULK_ACTIONS[action]}: {result.updated} alert(s) done."

@@ -548,7 +548,7 @@ def _run_backtest(rule, form, pending):
             target = field_name(key.removeprefix("conditions."))
             form.add_error(target if target in form.fields else None, texts)
         if not exc.details:
-            form.add_error(None, exc.message)
+            form.add_error(None, exc.said)
         return None
 
 

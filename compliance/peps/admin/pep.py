@@ -319,7 +319,7 @@ class PEPAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         try:
             result, filename = imports.pep_import_confirm(ticket=request.POST["token"], actor=request.user)
         except PepImportExpired as exc:
-            self.message_user(request, exc.message, messages.ERROR)
+            self.message_user(request, exc.said, messages.ERROR)
             return HttpResponseRedirect(reverse("admin:compliance_pep_import"))
         m = result.matching
         self.message_user(

@@ -76,7 +76,7 @@ STATUS_LABELS = {
 def _with_fields(exc) -> str:
     """A refused submission: the message and the first reason of up to five fields."""
     reasons = [f"{name}: {errors[0]}" for name, errors in (exc.details or {}).items() if errors][:5]
-    return " ".join([exc.message, *reasons])
+    return " ".join([exc.said, *reasons])
 
 
 def _can(request, capability: str) -> bool:

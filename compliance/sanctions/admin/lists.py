@@ -190,7 +190,7 @@ class SanctionsListAdmin(SanctionsReadAdmin):
                     list_code=data["list_code"], files=files, actor=request.user, allow_shrink=data["allow_shrink"]
                 )
             except DomainError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(None, exc.said)
             else:
                 return HttpResponseRedirect(reverse("admin:compliance_sanctions_import_progress", args=[row.pk]))
         recent = recent_imports(limit=10)

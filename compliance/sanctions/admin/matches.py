@@ -240,7 +240,7 @@ class SanctionsMatchAdmin(ModelAdmin):
             try:
                 sanctions_match_review(match=match, actor=request.user, status=status, note=form.cleaned_data["note"])
             except DomainError as exc:
-                self.message_user(request, exc.message, messages.ERROR)
+                self.message_user(request, exc.said, messages.ERROR)
             else:
                 self.message_user(request, f"Match {status.lower()}.", messages.SUCCESS)
             return HttpResponseRedirect(back)

@@ -179,5 +179,5 @@ class SARDraftingAdminMixin:
             for name, reasons in details.items():
                 form.add_error(FIELD_OF.get(name), [f"{name.replace('_', ' ')}: {r}" for r in reasons])
             if not details:
-                form.add_error(None, exc.message)
+                form.add_error(None, exc.said)
             return None

@@ -46,6 +46,17 @@ def test_an_officer_reads_the_money_network(browser, live_server, make_alert):  
     page.goto(live_server.url + reverse("admin:kyc_platformuser_change", args=[centre.pk]))
     figure = page.locator("[data-testid=money-network]")
     figure.wait_for()
+    # "Top counterparties" (it showed "This section could not be shown." for every customer): who, what kind, money
+    # each way and how often, each a link to its page
+    table = page.locator("[data-panel=counterparties] table")
+    rows = {row.split("\t")[0]: row.split("\t")[1:] for row in table.locator("tbody tr").all_inner_texts()}
+    assert rows == {
+        "Sipho Nkosi": ["Wallet user", "SZL 1,000.00", "SZL 0.00", "2"],
+        "Mbabane Hardware": ["Vendor", "SZL 250.00", "SZL 0.00", "1"],
+    }
+    assert table.get_by_role("link", name="Sipho Nkosi").get_attribute("href") == reverse(
+        "admin:kyc_platformuser_change", args=[sipho.pk]
+    )
     svg = figure.locator("svg.vk-flows")
     # both hops drawn, with money and number of transactions on the lines
     edges = svg.locator("text.vk-edge").all_text_contents()
@@ -75,6 +86,7 @@ def test_an_mlro_backtests_and_approves_a_colleagues_proposal_on_its_page(browse
         actor=lindiwe,
         rule_id="AML-THR-P",
         name="Large top-ups and transfers",
+        description="A top-up, transfer or withdrawal of E5,000 or more",
         conditions={
             "ruleType": "threshold",
             "thresholdAmount": 5000,
@@ -147,6 +159,10 @@ def test_an_mlro_backtests_and_approves_a_colleagues_proposal_on_its_page(browse
     proposal.refresh_from_db()
     assert proposal.status == "APPROVED" and proposal.decision_reason.startswith("Backtest: one more alert")
     assert AMLRule.objects.get(pk=aml_rule.pk).conditions["thresholdAmount"] == 4000
+    # the rule's description follows the approved threshold (it kept quoting the old amount)
+    page.goto(live_server.url + reverse("admin:compliance_amlrule_change", args=[aml_rule.pk]))
+    described = page.input_value("[name=description]")
+    assert described == "A top-up, transfer or withdrawal of E4,000 or more"
 
 
 def test_the_proposer_sees_no_decision_and_a_reject_needs_its_reason(browser, live_server, settings):

@@ -88,7 +88,7 @@ def test_upload_review_and_decide_from_the_page(vendor, store_documents, media):
     assert Vendor.objects.get(pk=vendor.pk).kyc_status == "DOCUMENTS_SUBMITTED"
 
     response = client.post(kyc_url(vendor, "decide"), {"status": "VERIFIED"}, follow=True)
-    assert messages_of(response) == ["Cannot move vendor KYC from DOCUMENTS_SUBMITTED to VERIFIED"]
+    assert messages_of(response) == ["Cannot move vendor KYC from documents submitted to verified"]
 
     client.post(
         kyc_url(vendor, "review"),

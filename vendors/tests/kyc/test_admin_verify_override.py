@@ -80,7 +80,7 @@ def test_ask_from_the_vendor_page_then_a_second_person_approves_in_the_queue(und
     theirs = web(approver)
     assert request.pk in [row.pk for row in theirs.get(reverse(QUEUE)).context["cl"].result_list]
     detail = theirs.get(reverse("admin:backoffice_approvalrequest_change", args=[request.pk])).content.decode()
-    assert "Vendor Mbabane Fresh Market: KYC status UNDER_REVIEW → VERIFIED" in detail
+    assert "Vendor Mbabane Fresh Market: KYC status under review → verified" in detail
     assert "Not approved when asked: Tax clearance: Not reviewed" in detail
 
     # the requester cannot approve it (the form says so, a forged post is refused)

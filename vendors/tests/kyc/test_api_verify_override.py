@@ -67,7 +67,7 @@ def test_override_with_gaps_is_202_and_verifies_nothing(staff_client, under_revi
     # the gaps, in words, on the request
     stored = ApprovalRequest.objects.get(pk=request["id"])
     lines = approval_view(stored).changes
-    assert f"Vendor {under_review.business_name}: KYC status UNDER_REVIEW → VERIFIED" in lines
+    assert f"Vendor {under_review.business_name}: KYC status under review → verified" in lines
     assert "Not approved when asked: Tax clearance: Not reviewed" in lines
     assert AuditLog.objects.filter(action="approval.request", actor=requester).exists()
     # a second ask while one waits: 409
@@ -190,7 +190,9 @@ def test_the_request_reads_the_same_once_applied_and_says_when_it_could_not_be(u
     # documents asked for again: the vendor left review, so the approval could only be refused
     document = under_review.kyc_documents.current().get(document_key="taxClearance")
     vendor_document_review(document=document, actor=officer, decision="REREQUESTED", reason_code="UNREADABLE")
-    assert approval_view(request).changes[-1] == "The vendor is DOCUMENTS_SUBMITTED now: approving is refused"
+    assert (
+        approval_view(request).changes[-1] == "The vendor's KYC status is documents submitted now: approving is refused"
+    )
     with pytest.raises(InvalidTransition):
         approval_approve(request=request, actor=StaffFactory(role=StaffRole.ADMIN), reason="ok")
 
@@ -198,4 +200,4 @@ def test_the_request_reads_the_same_once_applied_and_says_when_it_could_not_be(u
 def test_an_applied_request_still_reads_as_asked(under_review):
     request = ask(StaffFactory(role=StaffRole.MLRO), under_review)
     done = approval_approve(request=request, actor=StaffFactory(role=StaffRole.ADMIN), reason="ok")
-    assert approval_view(done).changes[0] == "Vendor Mbabane Fresh Market: KYC status UNDER_REVIEW → VERIFIED"
+    assert approval_view(done).changes[0] == "Vendor Mbabane Fresh Market: KYC status under review → verified"

@@ -64,7 +64,8 @@ def test_a_move_outside_the_table_is_a_409_naming_it_and_writes_nothing(officer)
     with pytest.raises(InvalidTransition) as caught:
         move(vendor, S.VERIFIED, actor=officer)
     assert (caught.value.status, caught.value.code) == (409, "INVALID_TRANSITION")
-    assert caught.value.message == "Cannot move vendor from PENDING to VERIFIED"
+    assert caught.value.message == "Cannot move vendor from PENDING to VERIFIED"  # the API's, with the codes
+    assert caught.value.said == "Cannot move vendor from pending to verified"  # the admin site's, in words
     with pytest.raises(InvalidTransition, match="^Cannot move vendor KYC from PENDING to VERIFIED$"):
         move(vendor, S.VERIFIED, actor=officer, label="vendor KYC")
     with pytest.raises(InvalidTransition, match="^Vendor is PENDING, not UNDER_REVIEW$"):
