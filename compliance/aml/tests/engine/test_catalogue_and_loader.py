@@ -6,6 +6,7 @@ from io import StringIO
 from django.core.management import call_command
 
 from compliance.aml.engine.registry import CATALOGUE
+from compliance.aml.models.governance import RuleProposal
 from compliance.aml.models.parameters import validate_conditions
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
 from compliance.aml.services.rules import rule_update
@@ -87,6 +88,10 @@ def test_seed_demo_part_loads_the_catalogue_and_scans(demo_data):
     out = StringIO()
     seed(out)
     assert AMLRule.objects.count() == 43 and "already there" in out.getvalue()
+    # the demo's change waiting for a second MLRO can be decided: a proposal whose rule moved on since is closed
+    # as superseded, never left PENDING to answer STALE_PROPOSAL to whoever approves it (issue 31)
+    pending = list(RuleProposal.objects.filter(status="PENDING").select_related("rule"))
+    assert pending and all(proposal.base_version == proposal.rule.version for proposal in pending)
 
 
 def test_high_rules_hold_critical_rules_block_and_the_documented_exceptions_only_alert(db):

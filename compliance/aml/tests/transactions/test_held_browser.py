@@ -9,6 +9,7 @@ from django.utils import timezone
 from backoffice.choices import StaffRole
 from backoffice.tests.browser import page, sign_in  # noqa: F401  (fixture)
 from backoffice.tests.factories import PASSWORD, StaffFactory
+from compliance.aml.models.alerts import Alert
 from compliance.aml.tests.transactions.helpers import make_rule
 from kyc.models import PlatformUser, Transaction
 from kyc.services import transaction_record
@@ -47,3 +48,9 @@ def test_release_the_oldest_held_transaction(page, live_server, settings):  # no
     assert page.locator("#result_list tbody tr").count() == 1
     assert Transaction.objects.get(pk=oldest.pk).status == "COMPLETED"
     assert PlatformUser.objects.get(pk=thabo.pk).balance == Decimal("1200.00")
+    # the alert that held it is closed by the release (it stayed open), explained by the review's note; the other
+    # held payment's alert stays open
+    held_by = Alert.objects.get(user=thabo)
+    assert held_by.status == "CLOSED_FALSE_POSITIVE" and Alert.objects.get(user=lindiwe).status == "OPEN"
+    page.goto(f"{live_server.url}/admin/compliance/alert/{held_by.pk}/change/")
+    assert "Closed: false positive" in page.inner_text("body")

@@ -95,6 +95,13 @@ def test_an_officer_dismisses_and_confirms_matches_with_a_note(page, live_server
     page.wait_for_selector("text=Match confirmed.")
     assert PEPMatch.objects.get(user=secretary).status == "CONFIRMED"
     assert "CONFIRMED" in page.inner_text("body")
+    # the alerts follow the review: a confirmed PEP is a true positive, a dismissed one a false positive (a
+    # confirmation closed its alert as "false positive", distorting every false-positive rate)
+    confirmed = Alert.objects.get(user=secretary, alert_type="PEP_MATCH")
+    assert confirmed.status == "CLOSED_TRUE_POSITIVE"
+    assert Alert.objects.get(user=teacher, alert_type="PEP_MATCH").status == "CLOSED_FALSE_POSITIVE"
+    page.goto(f"{live_server.url}/admin/compliance/alert/{confirmed.pk}/change/")
+    assert "Closed: confirmed (true positive)" in page.inner_text("body")
 
 
 def test_support_staff_do_not_see_the_pep_pages(page, live_server):  # noqa: F811
