@@ -133,5 +133,13 @@ def test_draft_edit_review_return_rereview_approve(browser, live_server, crew, s
         "SUBMITTED",
     ]
     assert sar.narrative_versions.count() == 3  # filed, edited, rewritten after the return
+
+    # what went to the FIU holds the report, never the unit's own workflow: no return reason (issue 31)
+    goaml = mlro.request.get(live_server.url + reverse("admin:compliance_sar_export", args=[sar.pk, "goaml"]))
+    assert goaml.ok and "Thabo Maseko" in goaml.text()
+    assert "Say when the deposit was made" not in goaml.text() and "PENDING_REVIEW" not in goaml.text()
+    # once filed, the thread offers no "for the report" note (it would never reach the FIU) and says why
+    assert mlro.locator("input[name=for_report]").count() == 0
+    assert "filed" in mlro.get_by_test_id("report-notes-closed").inner_text()
     subject_alert.refresh_from_db()
     assert subject_alert.status == AlertStatus.CLOSED_SAR_FILED
