@@ -46,9 +46,15 @@ def test_propose_approve_and_backtest(page, browser, live_server, settings):  # 
 
     # the backtest of the proposal finds the 4,500 top-up the current version misses
     page.click("text=Run this rule (or a proposed change) over a past window")
+    page.wait_for_selector("[data-testid=backtest-form]")
+    assert page.input_value("input[name=param_thresholdAmount]") == "5000"  # the current version's
+    # choosing the proposal shows its values at once, before any run (issue 31: the current ones stayed)
+    with page.expect_navigation():
+        page.select_option("select[name=proposal]", str(RuleProposal.objects.get().pk))
+    assert page.input_value("input[name=param_thresholdAmount]") == "4000"
+    assert "the proposal's values" in page.inner_text("[data-testid=backtest-parameters]")
     page.fill("input[name=since]", "2026-05-01T00:00")
     page.fill("input[name=until]", "2026-05-31T00:00")
-    page.select_option("select[name=proposal]", str(RuleProposal.objects.get().pk))
     page.click("text=Run backtest")
     page.wait_for_selector("[data-testid=backtest-result]")
     assert page.inner_text("[data-testid=hit-count]") == "1"
