@@ -24,7 +24,6 @@ from compliance.aml.models.parameters import (
 )
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.selectors.rules import rule_is_active, same_value
-from kyc.choices import TransactionType
 
 PREFIX = "param_"
 NUMERIC = ("amount", "window", "count", "percent", "percent100")
@@ -51,9 +50,8 @@ def parameter_field(name: str, param: Param) -> forms.Field:
     if param.kind == "boolean":
         return forms.BooleanField(**common)
     if param.kind == "choices":
-        labels = dict(TransactionType.choices)  # the one list of choices is the ledger's types: their labels
         return forms.MultipleChoiceField(
-            choices=[(c, labels.get(c, c)) for c in param.choices], widget=forms.CheckboxSelectMultiple, **common
+            choices=[(c, param.words(c)) for c in param.choices], widget=forms.CheckboxSelectMultiple, **common
         )
     return forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), **common)
 

@@ -46,7 +46,6 @@ from compliance.aml.models.parameters import LABELS, Label, format_value, parame
 from compliance.aml.models.rules import AMLRule
 from compliance.aml.selectors import outcomes as outcome_selectors
 from compliance.aml.selectors import rules as selectors
-from compliance.aml.selectors.rules import show_value
 from compliance.aml.services import governance
 from compliance.casework.choices import Severity
 
@@ -327,7 +326,7 @@ class AMLRuleAdmin(ServiceErrorsAdminMixin, ModelAdmin):
         rows = [
             {
                 "version": entry["version"],
-                "changes": [(w, show_value(a), show_value(b)) for w, a, b in entry["changes"]],
+                "changes": selectors.diff_in_words(entry["changes"]),  # labels and values in words, not codes
             }
             for entry in selectors.rule_history(obj)
         ]

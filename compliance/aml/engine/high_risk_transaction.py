@@ -55,8 +55,8 @@ def finding(d, c, ctx) -> Finding:
 
 PARAMETERS = {
     "thresholdAmount": AMOUNT,
-    "transactionTypes": Param("choices", choices=tuple(TransactionType.values)),
-    "channels": Param("choices", required=False, choices=tuple(Channel.values)),
+    "transactionTypes": Param.choosing(TransactionType),
+    "channels": Param.choosing(Channel, required=False),
     "foreignOnly": Param("boolean", required=False),
 }
 

@@ -88,7 +88,7 @@ PARAMETERS = {
     "thresholdAmount": AMOUNT,
     "timeWindowHours": WINDOW,
     "minCount": optional(COUNT),
-    "vendorStatuses": Param("choices", required=False, choices=tuple(VendorKycStatus.values)),
+    "vendorStatuses": Param.choosing(VendorKycStatus, required=False),
 }
 
 CATALOGUE = (

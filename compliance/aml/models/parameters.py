@@ -21,6 +21,17 @@ class Param:
     kind: str  # amount | window | count | percent | percent100 | strings | choices
     required: bool = True
     choices: tuple[str, ...] = ()
+    # each choice's words, in the order of ``choices``: forms and pages show them, the API and storage the codes
+    labels: tuple[str, ...] = ()
+
+    @classmethod
+    def choosing(cls, options, *, required: bool = True) -> "Param":
+        """A list parameter of ``options`` (a Django ``TextChoices``), with their labels."""
+        return cls("choices", required=required, choices=tuple(options.values), labels=tuple(map(str, options.labels)))
+
+    def words(self, code: str) -> str:
+        """A choice's label ("Top-up" for TOP_UP); a value outside the choices as it is."""
+        return dict(zip(self.choices, self.labels, strict=False)).get(code, code)
 
 
 AMOUNT = Param("amount")
@@ -33,10 +44,10 @@ STRINGS = Param("strings")
 
 def optional(param: Param) -> Param:
     """The same parameter, which a rule may leave out."""
-    return Param(param.kind, required=False, choices=param.choices)
+    return Param(param.kind, required=False, choices=param.choices, labels=param.labels)
 
 
-TX_TYPES = Param("choices", required=False, choices=tuple(TransactionType.values))
+TX_TYPES = Param.choosing(TransactionType, required=False)
 
 COMMON: dict[str, Param] = {"transactionTypes": TX_TYPES}
 
@@ -172,7 +183,7 @@ def format_value(name: str, param: Param, value) -> str:
     """A parameter value in words: E4,000 | 24 hours | 90% | a, b."""
     label = LABELS.get(name, Label(name))
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
+        return ", ".join(param.words(str(v)) for v in value)  # a choice's label, not its code
     if isinstance(value, bool):
         return "yes" if value else "no"
     if param.kind in MONEY_KINDS and _is_number(value):

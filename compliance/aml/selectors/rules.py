@@ -8,8 +8,9 @@ from decimal import Decimal
 from backoffice.errors import NotFound
 from backoffice.money import money
 from compliance.aml.models.governance import RuleProposal, RuleProposalEvent, RuleSnooze
-from compliance.aml.models.parameters import LABELS, PARAMETERS, Label, Param, format_value
+from compliance.aml.models.parameters import COMMON, LABELS, PARAMETERS, Label, Param, format_value
 from compliance.aml.models.rules import AMLRule, AMLRuleVersion
+from compliance.casework.choices import Severity
 from kyc.choices import TransactionType
 from kyc.models import PlatformUser, Transaction
 
@@ -206,7 +207,7 @@ _ACTION_WORDS = {
 
 
 def _param_of(name: str) -> Param:
-    for params in PARAMETERS.values():
+    for params in (COMMON, *PARAMETERS.values()):
         if name in params:
             return params[name]
     return Param("strings")
@@ -218,11 +219,13 @@ def value_words(name: str, value) -> str:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    labels = dict(TransactionType.choices)
-    if name == "transactionTypes" and isinstance(value, list):
-        return ", ".join(str(labels.get(v, v)) for v in value)
+    param = _param_of(name)
+    if param.kind == "choices" and isinstance(value, list):
+        return ", ".join(param.words(v) for v in value)  # labels for the codes (transaction types, channels, ...)
     if name in ("transactionType", "type") and isinstance(value, str):
-        return str(labels.get(value, value))
+        return str(dict(TransactionType.choices).get(value, value))
+    if name == "severity" and isinstance(value, str):
+        return str(dict(Severity.choices).get(value, value))
     if isinstance(value, list | dict) and name not in LABELS:
         return show_value(value) if isinstance(value, list) else ", ".join(f"{k}: {v}" for k, v in value.items())
     text = format_value(name, _param_of(name), value)

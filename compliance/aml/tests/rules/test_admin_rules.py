@@ -135,8 +135,9 @@ def test_the_history_shows_each_parameter_that_changed(db):
     rule = make(description="Large transactions.")
     client.post(f"{RULES}{rule.pk}/change/", edit_body(rule, param_thresholdAmount="4000", severity="HIGH"))
     page = client.get(f"{RULES}{rule.pk}/change/").content.decode()
-    assert "conditions.thresholdAmount</code>: 5000 → <strong>4000" in page
-    assert "severity</code>: MEDIUM → <strong>HIGH" in page and "Quarterly review" in page
+    # each parameter by its label and its values in words (it was "conditions.thresholdAmount: 5000 → 4000")
+    assert "Threshold amount: E5,000 → <strong>E4,000" in page
+    assert "Severity: Medium → <strong>High" in page and "Quarterly review" in page
 
 
 @pytest.fixture

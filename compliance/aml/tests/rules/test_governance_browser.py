@@ -89,7 +89,7 @@ def test_propose_approve_and_backtest(page, browser, live_server, settings):  # 
     assert rule.conditions["thresholdAmount"] == 4000 and "E4,000" in rule.description
     other.goto(f"{live_server.url}/admin/compliance/amlrule/{rule.pk}/change/")
     history = other.inner_text("[data-testid=version-history]")
-    assert "conditions.thresholdAmount: 5000 → 4000" in history and bongani.email in history
+    assert "Threshold amount: E5,000 → E4,000" in history and bongani.email in history
 
 
 def test_rule_pages_have_no_serious_accessibility_violation(page, live_server):  # noqa: F811
