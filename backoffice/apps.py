@@ -17,13 +17,14 @@ class BackofficeConfig(AppConfig):
         from django.conf import settings
 
         from backoffice import background, demo, dual_control, tasks
-        from backoffice.admin import audit_names, links, navigation
+        from backoffice.admin import audit_names, links, navigation, readable_json
         from backoffice.auth import otp, principals, tokens
         from backoffice.celery import app as celery_app
         from backoffice.ops import db_deadline, metrics, periodic
         from backoffice.services import mfa, service_keys, staff_access, webhooks
 
         links.install()  # read-only foreign keys link only to pages the viewer may open
+        readable_json.install()  # read-only JSON fields read as words, not as a JSON document
         if settings.DB_ANSWER_DEADLINE:
             db_deadline.install(connect=settings.DB_CONNECT_TIMEOUT, answer=settings.DB_ANSWER_DEADLINE)
         # every process that runs Django (server, worker, command) sends tasks with this app's settings

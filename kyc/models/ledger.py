@@ -102,7 +102,7 @@ class Transaction(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="kyc_tx_amount_positive")]
 
     def __str__(self):
-        return f"{self.reference} {self.type} {money(self.amount, self.currency)}"
+        return f"{self.reference} {self.get_type_display()} {money(self.amount, self.currency)}"  # words, not TOP_UP
 
     @property
     def is_credit(self) -> bool:

@@ -196,9 +196,10 @@ def test_every_admin_page_a_role_opens_is_readable_and_links_only_where_it_may_g
             raw_json.setdefault(kind, set()).update(found)
         if found := links.uuid_titles():
             uuid_titles.setdefault(kind, set()).update(UUID.sub("<uuid>", title) for title in found)
+        in_titles = {code for title in links.titles for code in CODE.findall(title)}
         # an export is the report's own document, the API's too (its history names states as the contract does)
-        if links.codes and "/export/" not in kind:
-            codes.setdefault(kind, set()).update(links.codes)
+        if (links.codes or in_titles) and "/export/" not in kind:
+            codes.setdefault(kind, set()).update(links.codes | in_titles)
 
     for page in _walked_pages(client):
         links = _html(client.get(page))
