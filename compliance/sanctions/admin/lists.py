@@ -13,6 +13,7 @@ from django.db.models import Count, Q
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from unfold.admin import ModelAdmin, TabularInline
 from unfold.decorators import action, display
@@ -329,7 +330,7 @@ class HistoryInline(ReadOnlyAdminMixin, TabularInline):
 
     @display(description="Imported at")
     def imported_at(self, obj):
-        return obj.version.imported_at
+        return f"{timezone.localtime(obj.version.imported_at):%Y-%m-%d %H:%M}"  # as the site's other times
 
 
 class RemovedFilter(admin.SimpleListFilter):
