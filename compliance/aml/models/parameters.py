@@ -9,7 +9,7 @@ Every type also accepts ``description`` (string) and ``transactionTypes``
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from compliance.aml.choices import RuleType
@@ -44,7 +44,7 @@ STRINGS = Param("strings")
 
 def optional(param: Param) -> Param:
     """The same parameter, which a rule may leave out."""
-    return Param(param.kind, required=False, choices=param.choices, labels=param.labels)
+    return replace(param, required=False)
 
 
 TX_TYPES = Param.choosing(TransactionType, required=False)
