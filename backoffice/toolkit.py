@@ -206,7 +206,8 @@ def _refused(obj, field: str, refused: str, *, label: str, source: str, target: 
     names = dict(obj._meta.get_field(field).flatchoices)
 
     def word(state: str) -> str:
-        return str(names.get(state, state)).lower()
+        # a state without a label (a field without choices) stays as it is: lower-casing a code reads no better
+        return str(names[state]).lower() if state in names else state
 
     return InvalidTransition(
         refused.format(label=label, source=source, target=target),
