@@ -37,16 +37,38 @@ class DiffChangeList(ChangeList):
             proposal.diff = diffs[proposal.pk]
 
 
-class RejectForm(forms.Form):
-    title, submit_label = "Reject rule changes", "Reject"
+class DecisionForm(forms.Form):
+    """The reason a decision on the selected proposals asks first; each subclass is one decision."""
+
+    action: str
+    title: str
+    submit_label: str
+    done: str
+
+    @staticmethod
+    def decide(proposal, actor, reason: str):
+        raise NotImplementedError
+
+
+class RejectForm(DecisionForm):
+    action, title, submit_label, done = "reject_selected", "Reject rule changes", "Reject", "change rejected"
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Why the change is rejected")
 
+    @staticmethod
+    def decide(proposal, actor, reason: str):
+        return governance.proposal_reject(proposal=proposal, actor=actor, reason=reason)
 
-class ApproveForm(forms.Form):
-    title, submit_label = "Approve rule changes", "Approve"
+
+class ApproveForm(DecisionForm):
+    action, title, submit_label = "approve_selected", "Approve rule changes", "Approve"
+    done = "change approved and in force"
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), label="Why the change is approved (the backtest, the case behind it)"
     )
+
+    @staticmethod
+    def decide(proposal, actor, reason: str):
+        return governance.proposal_approve(proposal=proposal, actor=actor, note=reason)
 
 
 @admin.register(RuleProposal)
@@ -167,31 +189,13 @@ class RuleProposalAdmin(ModelAdmin):
     @admin.action(description="Approve the selected changes…", permissions=["decide"])
     def approve_selected(self, request, queryset):
         """Asks the approval's reason first, as the proposal's own page does (issue 31: a reason on approval)."""
-        return self._decide_selected(
-            request,
-            queryset,
-            action="approve_selected",
-            form_class=ApproveForm,
-            decide=lambda proposal, reason: governance.proposal_approve(
-                proposal=proposal, actor=request.user, note=reason
-            ),
-            done="change approved and in force",
-        )
+        return self._decide_selected(request, queryset, ApproveForm)
 
     @admin.action(description="Reject the selected changes…", permissions=["decide"])
     def reject_selected(self, request, queryset):
-        return self._decide_selected(
-            request,
-            queryset,
-            action="reject_selected",
-            form_class=RejectForm,
-            decide=lambda proposal, reason: governance.proposal_reject(
-                proposal=proposal, actor=request.user, reason=reason
-            ),
-            done="change rejected",
-        )
+        return self._decide_selected(request, queryset, RejectForm)
 
-    def _decide_selected(self, request, queryset, *, action: str, form_class, decide, done: str):
+    def _decide_selected(self, request, queryset, form_class: type[DecisionForm]):
         """The selected proposals and a form asking the decision's reason; once it is given, each is decided."""
         proposals = list(queryset.select_related("rule", "proposed_by"))
         form = form_class(request.POST if "apply" in request.POST else None)
@@ -201,9 +205,9 @@ class RuleProposalAdmin(ModelAdmin):
                 self,
                 request,
                 proposals,
-                lambda proposal: decide(proposal, reason),
+                lambda proposal: form_class.decide(proposal, request.user, reason),
                 label=_rule_id,
-                done=lambda proposal, _: f"{proposal.rule.rule_id}: {done}.",
+                done=lambda proposal, _: f"{proposal.rule.rule_id}: {form_class.done}.",
             )
             return None
         context = {
@@ -212,7 +216,7 @@ class RuleProposalAdmin(ModelAdmin):
             "opts": self.opts,
             "selected": proposals,
             "form": form,
-            "action": action,
+            "action": form_class.action,
             "submit_label": form_class.submit_label,
         }
         return TemplateResponse(request, "compliance/proposal_decide.html", context)
