@@ -8,7 +8,6 @@ from decimal import Decimal
 from functools import partial
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from backoffice.choices import WebhookEventType
@@ -40,6 +39,19 @@ def lock_user(user: PlatformUser, *, deleting: bool = False) -> PlatformUser:
     ``deleting``: FOR UPDATE, which also holds off new rows referring to the user until the row is gone.
     """
     return PlatformUser.objects.select_for_update(no_key=not deleting).get(pk=user.pk)
+
+
+def _balance_move(locked: PlatformUser, delta: Decimal) -> None:
+    """Add ``delta`` to a locked wallet: the exact new balance is written, not ``balance + delta`` in SQL.
+
+    The row's lock (``lock_user``) makes the two the same on PostgreSQL, but SQLite (``make run``'s database)
+    does a decimal column's arithmetic in binary floating point: after some payments a wallet held
+    3.999999999998963, read (to the cent) as 4.00, so a debit of the whole E4.00 passed the funds check and then
+    failed the database's non-negative check (a 500). A written value is the nearest to its cents and reads back
+    exact; the first payment after this heals a balance that drifted.
+    """
+    locked.balance += delta
+    PlatformUser.objects.filter(pk=locked.pk).update(balance=locked.balance, updated_at=timezone.now())
 
 
 @transaction.atomic
@@ -139,8 +151,7 @@ def record_on_locked(
         delta = amount if type in CREDIT_TYPES else -amount
         if locked.balance + delta < 0:
             raise InsufficientFunds()
-        PlatformUser.objects.filter(pk=locked.pk).update(balance=F("balance") + delta, updated_at=timezone.now())
-        locked.balance += delta
+        _balance_move(locked, delta)
         tx.balance_after = locked.balance
         activity_add(tx)
     if tx.decision:
@@ -520,8 +531,7 @@ def held_transaction_release(
             raise InsufficientFunds()
 
     def move_money(move: Move[Transaction]) -> None:
-        PlatformUser.objects.filter(pk=locked.pk).update(balance=F("balance") + delta, updated_at=timezone.now())
-        locked.balance += delta
+        _balance_move(locked, delta)
         move.instance.balance_after = locked.balance
         activity_add(move.instance)
 
