@@ -1,6 +1,7 @@
 """Every rule type's form in a real browser: create a rule, edit it with a bad value, see the error at the input."""
 
 import pytest
+from playwright.sync_api import expect
 
 from backoffice.choices import StaffRole
 from backoffice.tests.browser import page, sign_in  # noqa: F401  (fixture)
@@ -67,7 +68,8 @@ def test_create_then_edit_with_a_bad_value(page, live_server, rule_type):  # noq
     page.fill(f"input[name=param_{name}]", "-1")
     page.fill("textarea[name=reason]", "Trying a bad value")
     page.click("button[name=_save]")
+    # the answer is a new page: wait for its message (read at once, the group could still be the page submitted)
     group = page.locator("div.errors", has=page.locator(f"input[name=param_{name}]"))
-    assert NEGATIVE[kind] in group.inner_text()
+    expect(group).to_contain_text(NEGATIVE[kind])
     assert page.input_value(f"input[name=param_{name}]") == "-1"
     assert AMLRule.objects.get(pk=rule.pk).version == 1
