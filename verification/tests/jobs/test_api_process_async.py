@@ -127,14 +127,27 @@ def test_an_engine_failure_in_the_background_leaves_the_job_failed_and_processab
     def broken(*args, **kwargs):
         raise FaceComparisonFailed("the face model crashed")
 
+    # each run starts reading the card only once the test has its answer, as held_at_face_comparison says why: the
+    # second run reads a card already read (verification.tests.engine_memo) and wrote while the request still read
+    answered = threading.Event()
+    read_card = provider.extract_text
+
+    def extract_text(*args, **kwargs):
+        assert answered.wait(60), "the test never said it had its answer"
+        return read_card(*args, **kwargs)
+
+    monkeypatch.setattr(provider, "extract_text", extract_text)
     job = make_job(sipho)
     with monkeypatch.context() as patch:
         patch.setattr(provider, "compare_faces", broken)
         assert officer.post(PROCESS.format(job.pk) + "?async=true").status_code == 202
+        answered.set()
         assert wait_for_background(120)
     status = officer.get(STATUS.format(job.pk)).json()["data"]
     assert status["currentStatus"] == "FAILED"
     assert status["stageProgress"]["face_verification"]["status"] == "failed"
+    answered.clear()
     assert officer.post(PROCESS.format(job.pk) + "?async=true").status_code == 202
+    answered.set()
     assert wait_for_background(120)
     assert officer.get(STATUS.format(job.pk)).json()["data"]["currentStatus"] == "COMPLETED"
