@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+from backoffice import tasks as background
 from backoffice.choices import StaffRole
 from backoffice.tasks import wait_for_background
 from verification.engine import providers
@@ -127,16 +128,16 @@ def test_an_engine_failure_in_the_background_leaves_the_job_failed_and_processab
     def broken(*args, **kwargs):
         raise FaceComparisonFailed("the face model crashed")
 
-    # each run starts reading the card only once the test has its answer, as held_at_face_comparison says why: the
-    # second run reads a card already read (verification.tests.engine_memo) and wrote while the request still read
+    # each run's thread starts only once the test has its answer (held_at_face_comparison says why): the second
+    # run claimed the job while the request still read, and the request was answered 503 (table locked)
     answered = threading.Event()
-    read_card = provider.extract_text
+    run_in_thread = background._run_in_thread
 
-    def extract_text(*args, **kwargs):
+    def after_the_answer(*args, **kwargs):
         assert answered.wait(60), "the test never said it had its answer"
-        return read_card(*args, **kwargs)
+        return run_in_thread(*args, **kwargs)
 
-    monkeypatch.setattr(provider, "extract_text", extract_text)
+    monkeypatch.setattr(background, "_run_in_thread", after_the_answer)
     job = make_job(sipho)
     with monkeypatch.context() as patch:
         patch.setattr(provider, "compare_faces", broken)
