@@ -30,28 +30,36 @@ def officer(staff_client):
 
 
 @pytest.fixture
-def held_at_face_comparison(monkeypatch):
-    """The engine starts reading the card once the test has its answer (the test database is SQLite's shared
-    in-memory one, whose table locks are refused at once rather than waited for: a run that wrote while the
-    request still read was answered 503 when the card was read fast), and waits in its face comparison until the
-    test lets it go."""
-    provider = providers.get_provider()
-    answered, reached, release = threading.Event(), threading.Event(), threading.Event()
-    read_card, compare = provider.extract_text, provider.compare_faces
+def answered(monkeypatch):
+    """A background run's thread starts only once the test has its answer (``answered.set()``): the test database is
+    SQLite's shared in-memory one, whose table locks are refused at once rather than waited for, and a run that
+    claimed its job while the request still read answered the request 503 (the faster the machine, the more often)."""
+    event = threading.Event()
+    run_in_thread = background._run_in_thread
 
-    def extract_text(*args, **kwargs):
-        assert answered.wait(60), "the test never said it had its answer"
-        return read_card(*args, **kwargs)
+    def after_the_answer(*args, **kwargs):
+        assert event.wait(60), "the test never said it had its answer"
+        return run_in_thread(*args, **kwargs)
+
+    monkeypatch.setattr(background, "_run_in_thread", after_the_answer)
+    yield event
+    event.set()
+
+
+@pytest.fixture
+def held_at_face_comparison(monkeypatch, answered):
+    """``answered``, and the run waits in its face comparison until the test lets it go."""
+    provider = providers.get_provider()
+    reached, release = threading.Event(), threading.Event()
+    compare = provider.compare_faces
 
     def compare_faces(*args, **kwargs):
         reached.set()
         assert release.wait(60), "the test never let the comparison go"
         return compare(*args, **kwargs)
 
-    monkeypatch.setattr(provider, "extract_text", extract_text)
     monkeypatch.setattr(provider, "compare_faces", compare_faces)
     yield answered, reached, release
-    answered.set()
     release.set()
 
 
@@ -119,7 +127,7 @@ def test_what_would_fail_at_once_is_answered_in_the_request(officer, sipho, make
 
 
 def test_an_engine_failure_in_the_background_leaves_the_job_failed_and_processable_again(
-    officer, sipho, make_job, monkeypatch
+    officer, sipho, make_job, monkeypatch, answered
 ):
     from verification.engine.errors import FaceComparisonFailed
 
@@ -128,16 +136,6 @@ def test_an_engine_failure_in_the_background_leaves_the_job_failed_and_processab
     def broken(*args, **kwargs):
         raise FaceComparisonFailed("the face model crashed")
 
-    # each run's thread starts only once the test has its answer (held_at_face_comparison says why): the second
-    # run claimed the job while the request still read, and the request was answered 503 (table locked)
-    answered = threading.Event()
-    run_in_thread = background._run_in_thread
-
-    def after_the_answer(*args, **kwargs):
-        assert answered.wait(60), "the test never said it had its answer"
-        return run_in_thread(*args, **kwargs)
-
-    monkeypatch.setattr(background, "_run_in_thread", after_the_answer)
     job = make_job(sipho)
     with monkeypatch.context() as patch:
         patch.setattr(provider, "compare_faces", broken)
