@@ -6,8 +6,9 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from backoffice import roles
+from backoffice import roles, sealing
 from backoffice.choices import ApprovalStatus, DeliveryStatus, OtpPurpose, StaffRole, WebhookEventType
 
 
@@ -477,3 +478,26 @@ class ApprovalRequest(models.Model):
         return (
             self.status == ApprovalStatus.PENDING and self.expires_at is not None and self.expires_at <= timezone.now()
         )
+
+
+# what a staff member's authenticator-app secret is sealed for (backoffice.sealing derives one key per purpose)
+TOTP_KEY_PURPOSE = "totp-key"
+
+
+class StaffTOTPDevice(TOTPDevice):
+    """A staff member's authenticator app: django-otp's TOTP device whose secret is stored sealed.
+
+    django-otp keeps the shared secret as hex in ``key``; with it anyone holding a copy of the database (a backup,
+    a read-only account) computes the member's codes. Here ``key`` holds the secret sealed for ``TOTP_KEY_PURPOSE``
+    (``backoffice.sealing.seal_short``: AES-GCM under a key derived from ``SECRET_KEY``), and the codes are checked
+    against the opened secret. A proxy: the table is django-otp's. A plain ``TOTPDevice`` read of the same row
+    cannot use the sealed value as a secret (it is not hex), so no path that forgets the proxy accepts a code, and a
+    hex secret written into the column by someone without ``SECRET_KEY`` is refused here.
+    """
+
+    class Meta:
+        proxy = True
+
+    @property
+    def bin_key(self) -> bytes:
+        return sealing.unseal_short(self.key, purpose=TOTP_KEY_PURPOSE)

@@ -9,8 +9,12 @@ site sends it to enrol after the password.
 Codes are checked with the device row locked, so one code is accepted once even when two sign-ins race
 (django-otp keeps the last accepted time step, and deletes a spent recovery code). After a wrong code django-otp
 backs off per device (``OTP_TOTP_THROTTLE_FACTOR``); the callers count wrong codes towards the account's lockout.
+
+Neither secret is stored as it is: the app's is sealed (``backoffice.models.StaffTOTPDevice``), and a recovery code
+is kept as its keyed digest (``RECOVERY_CODE_PURPOSE``), which is all a code is ever compared with.
 """
 
+import logging
 from base64 import b32encode
 
 import segno
@@ -19,14 +23,18 @@ from django.db import transaction
 from django.utils import timezone
 from django_otp.models import VerifyNotAllowed
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from backoffice import sealing
 from backoffice.errors import DomainError
-from backoffice.models import Staff
+from backoffice.models import Staff, StaffTOTPDevice
+
+logger = logging.getLogger("backoffice.auth")
 
 TOTP_NAME = "Authenticator app"
 RECOVERY_NAME = "Recovery codes"
 RECOVERY_CODE_COUNT = 10
+# what a recovery code's stored digest is keyed for (backoffice.sealing.digests); 16 characters, the column's size
+RECOVERY_CODE_PURPOSE = "recovery-code"
 QR_TITLE = "QR code to scan with an authenticator app"
 
 # What a sign-in still needs after the password.
@@ -67,8 +75,8 @@ def is_required(staff: Staff) -> bool:
     return staff.role in settings.STAFF_MFA_REQUIRED_ROLES
 
 
-def totp_device(staff: Staff, *, confirmed: bool = True) -> TOTPDevice | None:
-    return TOTPDevice.objects.devices_for_user(staff, confirmed=confirmed).order_by("id").first()
+def totp_device(staff: Staff, *, confirmed: bool = True) -> StaffTOTPDevice | None:
+    return StaffTOTPDevice.objects.devices_for_user(staff, confirmed=confirmed).order_by("id").first()
 
 
 def recovery_device(staff: Staff) -> StaticDevice | None:
@@ -76,7 +84,7 @@ def recovery_device(staff: Staff) -> StaticDevice | None:
 
 
 def is_enrolled(staff: Staff) -> bool:
-    return TOTPDevice.objects.devices_for_user(staff, confirmed=True).exists()
+    return StaffTOTPDevice.objects.devices_for_user(staff, confirmed=True).exists()
 
 
 def second_step(staff: Staff) -> str | None:
@@ -110,7 +118,13 @@ def check_code(device, code: str) -> bool:
         device = type(device).objects.select_for_update().get(pk=device.pk)
         allowed, why = device.verify_is_allowed()
         if allowed:
-            accepted = device.verify_token(code)
+            try:
+                accepted = device.verify_token(_as_stored(device, code))
+            except sealing.Unsealable as error:
+                # a secret no configured key opens (SECRET_KEY changed without its fallback, or a value written into
+                # the column by someone without the key): no code can match it, and the operator must hear of it
+                logger.error("the authenticator app of staff %s cannot be opened: %s", device.user_id, error)
+                accepted = False
     if not allowed:
         if why and why.get("reason") == VerifyNotAllowed.N_FAILED_ATTEMPTS and why.get("locked_until"):
             seconds = max(1, int((why["locked_until"] - timezone.now()).total_seconds() + 0.999))
@@ -118,6 +132,21 @@ def check_code(device, code: str) -> bool:
             seconds = 1
         raise OtpThrottled(seconds)
     return accepted
+
+
+def recovery_code_digest(code: str) -> str:
+    """What is stored for a recovery code: its digest under the current key."""
+    return sealing.digests(code, purpose=RECOVERY_CODE_PURPOSE)[0]
+
+
+def _as_stored(device, code: str) -> str:
+    """``code`` as ``device`` stores it: a recovery code's digest, the one this device holds when a code made before
+    a key rotation is still valid under a fallback (the current one otherwise, which then fails as a wrong code)."""
+    if not isinstance(device, StaticDevice):
+        return code
+    candidates = sealing.digests(code, purpose=RECOVERY_CODE_PURPOSE)
+    held = set(StaticToken.objects.filter(device=device, token__in=candidates).values_list("token", flat=True))
+    return next((candidate for candidate in candidates if candidate in held), candidates[0])
 
 
 def verify(staff: Staff, code: str | None) -> str:
@@ -146,7 +175,7 @@ def shown_code(code: str) -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
-def base32_secret(device: TOTPDevice) -> str:
+def base32_secret(device: StaffTOTPDevice) -> str:
     """The secret as authenticator apps take it when typed in by hand."""
     return b32encode(device.bin_key).decode()
 

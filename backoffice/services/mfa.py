@@ -1,19 +1,20 @@
 """Staff's two-factor sign-in: set up, confirmed, recovery codes made again, removed, and checked at sign-in.
 
 The devices are django-otp's (``backoffice.auth.mfa``); every change here is audited from ``backoffice.events``,
-never with a secret or a code in it. Recovery codes are returned once, to be shown once: only django-otp's
-table holds them afterwards, and each is deleted by its first use.
+never with a secret or a code in it. Recovery codes are returned once, to be shown once: django-otp's table holds
+only their keyed digests afterwards, and each is deleted by its first use. The app's secret is stored sealed.
 """
+
+from binascii import unhexlify
 
 from django.contrib.auth.hashers import check_password
 from django.db import transaction
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from backoffice import dual_control, events
+from backoffice import dual_control, events, sealing
 from backoffice.auth import mfa
 from backoffice.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from backoffice.models import Staff
+from backoffice.models import TOTP_KEY_PURPOSE, Staff, StaffTOTPDevice
 from backoffice.services.approvals import ApprovalOutcome, approval_request
 
 # The dual-control kind of a second factor reset by administrators (docs/dual-control.md).
@@ -24,23 +25,24 @@ def _replace_recovery_codes(staff: Staff) -> list[str]:
     StaticDevice.objects.filter(user=staff).delete()
     device = StaticDevice.objects.create(user=staff, name=mfa.RECOVERY_NAME, confirmed=True)
     codes = mfa.new_recovery_codes()
-    StaticToken.objects.bulk_create(StaticToken(device=device, token=code) for code in codes)
+    StaticToken.objects.bulk_create(StaticToken(device=device, token=mfa.recovery_code_digest(code)) for code in codes)
     return codes
 
 
 @transaction.atomic
-def staff_mfa_start(*, staff: Staff, key: str | None = None) -> TOTPDevice:
+def staff_mfa_start(*, staff: Staff, key: str | None = None) -> StaffTOTPDevice:
     """A new, unconfirmed authenticator-app secret for ``staff`` (any earlier unconfirmed one is dropped).
 
     ``key`` (hex) only for the demo's published secret; otherwise django-otp draws 20 random bytes.
     """
     if mfa.is_enrolled(staff):
         raise Conflict("Two-factor sign-in is already set up; remove it first to set up another app")
-    TOTPDevice.objects.filter(user=staff, confirmed=False).delete()
-    device = TOTPDevice(user=staff, name=mfa.TOTP_NAME, confirmed=False)
+    StaffTOTPDevice.objects.filter(user=staff, confirmed=False).delete()
+    device = StaffTOTPDevice(user=staff, name=mfa.TOTP_NAME, confirmed=False)
     if key is not None:
         device.key = key
-    device.full_clean()
+    device.full_clean()  # django-otp's checks of the hex secret, before it is sealed
+    device.key = sealing.seal_short(unhexlify(device.key), purpose=TOTP_KEY_PURPOSE)
     device.save()
     return device
 
@@ -57,7 +59,7 @@ def staff_mfa_confirm(*, staff: Staff, code: str) -> list[str]:
     with transaction.atomic():
         if mfa.is_enrolled(staff):  # two confirmations raced: the first one set it up
             raise Conflict("Two-factor sign-in is already set up")
-        TOTPDevice.objects.filter(pk=device.pk).update(confirmed=True)
+        StaffTOTPDevice.objects.filter(pk=device.pk).update(confirmed=True)
         codes = _replace_recovery_codes(staff)
         events.staff_mfa_enrolled(staff=staff, recovery_codes=len(codes))
     return codes
@@ -88,7 +90,7 @@ def staff_mfa_remove(*, staff: Staff, password: str, code: str) -> None:
 
 
 def _remove_devices(staff: Staff) -> None:
-    TOTPDevice.objects.filter(user=staff).delete()
+    StaffTOTPDevice.objects.filter(user=staff).delete()
     StaticDevice.objects.filter(user=staff).delete()
 
 
@@ -158,3 +160,18 @@ def staff_second_factor(*, staff: Staff, otp: str | None, via: str) -> None:
         raise mfa.EnrolmentRequired()
     if mfa.verify(staff, otp) == "recovery":
         events.staff_mfa_recovery_code_used(staff=staff, left=mfa.recovery_codes_left(staff), via=via)
+
+
+def staff_totp_keys_reseal() -> int:
+    """After a ``SECRET_KEY`` rotation (the old one in ``SECRET_KEY_FALLBACKS``): seal the authenticator-app
+    secrets again under the current key; how many were. Recovery codes cannot be: only their digests are kept, and
+    one made under the old key is found while that key stays a fallback (new codes end the need)."""
+    changed = 0
+    with transaction.atomic():
+        for device in StaffTOTPDevice.objects.select_for_update().only("id", "key"):
+            if sealing.is_current_short(device.key, purpose=TOTP_KEY_PURPOSE):
+                continue
+            device.key = sealing.seal_short(device.bin_key, purpose=TOTP_KEY_PURPOSE)
+            StaffTOTPDevice.objects.filter(pk=device.pk).update(key=device.key)
+            changed += 1
+    return changed
