@@ -21,6 +21,11 @@ def _adapt(value):
     return connection.ops.adapt_datetimefield_value(value)
 
 
+# Sums are rounded to the cent in SQL: SQLite adds its REAL amounts in binary floating point, and an hour's total a
+# hair under its cents would let a rule's bound (compliance.aml.engine.bounds) miss an exact threshold; on PostgreSQL's
+# numeric the rounding changes nothing (compliance.aml.engine.base.money_sum says the same for the rules' sums).
+
+
 def _amount(value):
     # SQLite keeps money as REAL: send a number it adds, not text
     return value if connection.vendor == "postgresql" else float(value)
@@ -36,7 +41,7 @@ def activity_add(tx: Transaction) -> None:
                 VALUES (%s, %s, %s, %s, 1, %s, %s)
                 ON CONFLICT (user_id, hour, type, channel) DO UPDATE SET
                     count = {ACTIVITY}.count + 1,
-                    total = {ACTIVITY}.total + excluded.total,
+                    total = ROUND({ACTIVITY}.total + excluded.total, 2),
                     max_amount = {greatest}({ACTIVITY}.max_amount, excluded.max_amount)""",
             [user_id, _adapt(hour_of(tx.created_at)), tx.type, tx.channel, _amount(tx.amount), _amount(tx.amount)],
         )
@@ -54,7 +59,7 @@ def activity_rebuild(schema_editor_connection=None) -> None:
         cursor.execute(f"DELETE FROM {ACTIVITY}")
         cursor.execute(
             f"""INSERT INTO {ACTIVITY} (user_id, hour, type, channel, count, total, max_amount)
-                SELECT user_id, {hour}, type, channel, COUNT(*), SUM(amount), MAX(amount)
+                SELECT user_id, {hour}, type, channel, COUNT(*), ROUND(SUM(amount), 2), MAX(amount)
                 FROM {TX} WHERE status = %s GROUP BY user_id, {hour}, type, channel""",
             ["COMPLETED"],
         )

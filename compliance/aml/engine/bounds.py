@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from django.db import connection
 
-from compliance.aml.engine.base import db_time, money, uuid_param
+from compliance.aml.engine.base import db_time, money, money_sum, uuid_param
 from kyc.models import UserActivityHour
 
 
@@ -91,7 +91,7 @@ class Sums:
         # FILTER, not CASE: the aggregate skips a row outside the window instead of adding a zero (a busy
         # wallet's month is thousands of rows times every rule's columns); an empty window sums to NULL
         for expr in (f"SUM(a.count) FILTER (WHERE {cond})",
-                     f"SUM(a.total) FILTER (WHERE {cond})",
+                     money_sum(f"SUM(a.total) FILTER (WHERE {cond})"),
                      f"MAX(a.max_amount) FILTER (WHERE {cond})"):  # fmt: skip
             self.columns.append(expr)
             self.params += params

@@ -17,6 +17,7 @@ from compliance.aml.engine.base import (
     fetch,
     group_rows,
     money_json,
+    money_sum,
     placeholders,
     scope_sql,
     tx_types,
@@ -61,7 +62,7 @@ def evaluate(rule, scope: Scope):
         ),
         hits AS (
             SELECT top_id FROM pairs GROUP BY top_id, top_amount
-            HAVING SUM(out_amount) * 100 >= top_amount * %s
+            HAVING {money_sum("SUM(out_amount)")} * 100 >= top_amount * %s
         )
         SELECT p.top_id, p.user_id, p.top_amount, p.out_id, p.out_amount FROM pairs p
         WHERE p.top_id IN (SELECT top_id FROM hits)

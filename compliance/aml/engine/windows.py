@@ -26,6 +26,7 @@ from compliance.aml.engine.base import (
     fetch,
     group_rows,
     money,
+    money_sum,
     placeholders,
     scope_sql,
     timestamp_sql,
@@ -131,7 +132,7 @@ def rolling_hits(
         ),
         roll AS (
             SELECT id, user_id, part, ep,
-                   COUNT(*) OVER w AS n, SUM(amount) OVER w AS total,
+                   COUNT(*) OVER w AS n, {money_sum("SUM(amount) OVER w")} AS total,
                    MIN(amount) OVER w AS lo, MAX(amount) OVER w AS hi, SUM(is_new) OVER w AS nd
             FROM marked
             WINDOW w AS (PARTITION BY user_id, part ORDER BY ep RANGE BETWEEN {w} PRECEDING AND CURRENT ROW)
@@ -186,7 +187,7 @@ def _anchored_rows(
         WITH base AS ({base_sql}),
         mine AS (SELECT part FROM base WHERE id = %s),
         agg AS {materialized} (
-            SELECT COUNT(*) AS n, SUM(amount) AS total, MIN(amount) AS lo, MAX(amount) AS hi{distinct}
+            SELECT COUNT(*) AS n, {money_sum("SUM(amount)")} AS total, MIN(amount) AS lo, MAX(amount) AS hi{distinct}
             FROM base WHERE part IN (SELECT part FROM mine)
         )
         SELECT b.user_id, b.part, %s, %s, a.n, a.total, a.lo, a.hi, b.id, b.ep
@@ -246,7 +247,7 @@ def bucket_totals_sql(
     bucket = f"({epoch_sql('t.created_at')} + {off}) / {b}"
     sql = f"""
         WITH agg AS (
-            SELECT t.user_id AS user_id, {bucket} AS bucket, COUNT(*) AS n, SUM(t.amount) AS total
+            SELECT t.user_id AS user_id, {bucket} AS bucket, COUNT(*) AS n, {money_sum("SUM(t.amount)")} AS total
             FROM {TX} t WHERE {scope_where} AND ({where})
             GROUP BY t.user_id, {bucket}
         )
