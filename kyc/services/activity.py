@@ -7,6 +7,7 @@ recomputes it from the ledger (migrations, bulk loaders that write the ledger wi
 
 from django.db import connection
 
+from backoffice.money import money_sum
 from kyc.models import Transaction, UserActivityHour
 
 ACTIVITY = UserActivityHour._meta.db_table
@@ -19,11 +20,6 @@ def hour_of(moment):
 
 def _adapt(value):
     return connection.ops.adapt_datetimefield_value(value)
-
-
-# Sums are rounded to the cent in SQL: SQLite adds its REAL amounts in binary floating point, and an hour's total a
-# hair under its cents would let a rule's bound (compliance.aml.engine.bounds) miss an exact threshold; on PostgreSQL's
-# numeric the rounding changes nothing (compliance.aml.engine.base.money_sum says the same for the rules' sums).
 
 
 def _amount(value):
@@ -41,7 +37,7 @@ def activity_add(tx: Transaction) -> None:
                 VALUES (%s, %s, %s, %s, 1, %s, %s)
                 ON CONFLICT (user_id, hour, type, channel) DO UPDATE SET
                     count = {ACTIVITY}.count + 1,
-                    total = ROUND({ACTIVITY}.total + excluded.total, 2),
+                    total = {money_sum(f"{ACTIVITY}.total + excluded.total")},
                     max_amount = {greatest}({ACTIVITY}.max_amount, excluded.max_amount)""",
             [user_id, _adapt(hour_of(tx.created_at)), tx.type, tx.channel, _amount(tx.amount), _amount(tx.amount)],
         )
@@ -59,7 +55,7 @@ def activity_rebuild(schema_editor_connection=None) -> None:
         cursor.execute(f"DELETE FROM {ACTIVITY}")
         cursor.execute(
             f"""INSERT INTO {ACTIVITY} (user_id, hour, type, channel, count, total, max_amount)
-                SELECT user_id, {hour}, type, channel, COUNT(*), ROUND(SUM(amount), 2), MAX(amount)
+                SELECT user_id, {hour}, type, channel, COUNT(*), {money_sum("SUM(amount)")}, MAX(amount)
                 FROM {TX} WHERE status = %s GROUP BY user_id, {hour}, type, channel""",
             ["COMPLETED"],
         )

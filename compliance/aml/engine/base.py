@@ -97,14 +97,6 @@ def db_money(value):
     return value if connection.vendor == "postgresql" else float(value)
 
 
-def money_sum(expression: str) -> str:
-    """SQL for the sum ``expression`` (``SUM(amount)``, windowed or filtered) to the cent, so that it compares with a
-    money threshold exactly on both databases. SQLite adds its REAL amounts in binary floating point: seven cash
-    deposits making exactly E25,000 summed to 24999.999999999996, under the reporting threshold. On PostgreSQL's
-    numeric the rounding changes nothing."""
-    return f"ROUND({expression}, 2)"
-
-
 def db_time(moment: dt.datetime):
     return connection.ops.adapt_datetimefield_value(moment)
 

@@ -15,7 +15,8 @@ from decimal import Decimal
 
 from django.db import connection
 
-from compliance.aml.engine.base import db_time, money, money_sum, uuid_param
+from backoffice.money import money_sum
+from compliance.aml.engine.base import db_time, money, uuid_param
 from kyc.models import UserActivityHour
 
 

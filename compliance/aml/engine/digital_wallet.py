@@ -4,6 +4,7 @@ are the debit types (transactionTypes narrows them). One hit per top-up."""
 
 from decimal import Decimal
 
+from backoffice.money import money_sum
 from compliance.aml.choices import RuleType
 from compliance.aml.engine import bounds
 from compliance.aml.engine.base import (
@@ -17,7 +18,6 @@ from compliance.aml.engine.base import (
     fetch,
     group_rows,
     money_json,
-    money_sum,
     placeholders,
     scope_sql,
     tx_types,

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from django.db import connection
 
+from backoffice.money import money_sum
 from compliance.aml.engine.base import (
     COMPLETED,
     TX,
@@ -26,7 +27,6 @@ from compliance.aml.engine.base import (
     fetch,
     group_rows,
     money,
-    money_sum,
     placeholders,
     scope_sql,
     timestamp_sql,
