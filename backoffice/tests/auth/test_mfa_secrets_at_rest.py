@@ -4,6 +4,8 @@ A copy of the database (a backup, a read-only account) must not let anyone compu
 recovery codes; a secret written into the column by someone without ``SECRET_KEY`` must not be accepted either.
 """
 
+import importlib
+import io
 import logging
 from base64 import b32encode
 from binascii import unhexlify
@@ -89,7 +91,7 @@ def test_after_a_key_rotation_codes_work_under_the_fallback_and_reseal_moves_the
     assert login(staff, code_now(device)).status_code == 200  # the secret opens under the fallback
     assert login(staff, codes[1]).status_code == 200  # a code made before the rotation, found under the fallback
 
-    call_command("reseal_secrets", stdout=__import__("io").StringIO())
+    call_command("reseal_secrets", stdout=io.StringIO())
 
     assert stored_key(staff) != before and sealing.is_current_short(stored_key(staff), purpose="totp-key")
     settings.SECRET_KEY_FALLBACKS = []
@@ -99,7 +101,7 @@ def test_after_a_key_rotation_codes_work_under_the_fallback_and_reseal_moves_the
 
 
 def test_the_migration_seals_existing_secrets_and_digests_existing_codes():
-    migration = __import__("importlib").import_module("backoffice.migrations.0012_staff_totp_sealed")
+    migration = importlib.import_module("backoffice.migrations.0012_staff_totp_sealed")  # starts with a digit
     staff = StaffFactory(role="mlro")
     device, codes = enrol(staff)
     secret = device.bin_key
