@@ -10,11 +10,13 @@ gives the form byte for byte, for anyone who re-implements the check):
 
 Writers lock the chain head (``AuditChainHead``, one row) by updating it, so two concurrent writers take turns
 and never give two entries one sequence. The head is held until the writer's transaction ends, so what is done
-while it is held is kept to the least: the canonical form is serialised before the lock is taken (``sequence`` is
-its last key, so only the number and the closing brace are missing), and on PostgreSQL one statement advances the
-head and inserts the entry, the database hashing the few bytes that depend on the sequence. Services record their
-audit events last, after the row locks they need (a writer that locked the head and then waited for a row held by
-another writer waiting for the head would deadlock).
+while it is held is kept to the least. The canonical form is serialised before (``sequence`` is its last key, so
+only the number and the closing brace are missing). On PostgreSQL the entry is inserted unlinked and a deferred
+trigger links it inside the COMMIT (migration 0013): the head is locked for the commit alone, and the commit
+does not wait for the disk while it holds it (``_release_before_flush`` waits afterwards, before anyone is told).
+A batch, and SQLite, link at the append. Services record their audit events last, after the row locks they need
+(a writer that locked the head and then waited for a row held by another writer waiting for the head would
+deadlock).
 
 A purge may blank an entry's changes (``audit_redact``): it keeps its digest, says when it was redacted, and a
 later ``audit.redact`` entry names it, so the chain still verifies and the redaction is itself on record.
@@ -125,7 +127,7 @@ def link(previous_hash: str, digest: str) -> str:
 
 def _ensure_head(using: str) -> None:
     # The migration makes the row; a test database flushed between tests has lost it (and every entry).
-    if AuditLog.objects.using(using).exists():
+    if AuditLog.objects.using(using).filter(sequence__isnull=False).exists():
         raise RuntimeError("the audit chain's head is missing while entries exist: run verify_audit")
     AuditChainHead.objects.using(using).get_or_create(pk=1)
 
@@ -141,44 +143,63 @@ def _prepare(entry: AuditLog) -> bytes:
 _CHAINED = ("sequence", "digest", "hash")
 
 
-def _append_one_postgresql(entry: AuditLog, prefix: bytes, using: str) -> bool:
-    """One round trip: advance the head (which locks it until the transaction ends) and insert the entry, the
-    digest and hash taken by PostgreSQL's ``sha256`` over the same bytes ``entry_digest`` hashes. False when the
-    head row is missing."""
+def _append_one_postgresql(entry: AuditLog, prefix: bytes, using: str) -> None:
+    """Insert the entry unlinked, with the bytes its link will hash; the trigger of migration 0013 links it inside
+    the COMMIT (sequence, digest, hash and a fresh id), so until then the instance has none of them. One round
+    trip, which also lets the commit return before its WAL is on disk (``_release_before_flush``)."""
     connection = connections[using]
     quote = connection.ops.quote_name
-    fields = [f for f in AuditLog._meta.concrete_fields if not f.primary_key and f.attname not in _CHAINED]
+    entry.sequence, entry.digest, entry.hash, entry.pending_prefix = None, "", "", prefix
+    fields = [f for f in AuditLog._meta.concrete_fields if not f.primary_key]
     columns = ", ".join(quote(f.column) for f in fields)
     values = [f.get_db_prep_save(getattr(entry, f.attname), connection) for f in fields]
-    digest_of = "encode(sha256(%s::bytea || convert_to({seq}::text || '}}', 'UTF8')), 'hex')"
-    sql = (
-        f"WITH head AS ("
-        f" UPDATE {quote(AuditChainHead._meta.db_table)}"
-        f" SET sequence = sequence + 1,"
-        f" hash = encode(sha256(convert_to(hash || {digest_of.format(seq='(sequence + 1)')}, 'UTF8')), 'hex')"
-        f" WHERE id = 1 RETURNING sequence, hash)"
-        f" INSERT INTO {quote(AuditLog._meta.db_table)} ({columns}, sequence, digest, hash)"
-        f" SELECT {', '.join(['%s'] * len(values))}, head.sequence, {digest_of.format(seq='head.sequence')}, head.hash"
-        f" FROM head RETURNING id, sequence, digest, hash"
-    )
+    sql = f"INSERT INTO {quote(AuditLog._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(values))})"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [prefix, *values, prefix])
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    entry.id, entry.sequence, entry.digest, entry.hash = row
+        cursor.execute(_ASYNC_COMMIT + sql, values)
+    _release_before_flush(using)
+    # the id is the row's only until the commit gives it its place: nobody may look the entry up by it
+    entry.id, entry.pending_prefix = None, None
     entry._state.adding, entry._state.db = False, using
-    return True
+
+
+# The writer's COMMIT returns once its record is in the WAL, before the WAL is flushed, so the head's lock (released
+# at the end of the COMMIT) is not held over a disk flush; ``_release_before_flush`` then waits for the flush before
+# anyone is told the write happened. SET LOCAL: the transaction's own setting, undone with a rolled-back savepoint.
+_ASYNC_COMMIT = "SET LOCAL synchronous_commit TO off; "
+_FLUSH_MARK = "_audit_chain_waits_for_flush"
+
+
+def _release_before_flush(using: str) -> None:
+    """After the commit, and before any other ``on_commit`` work (a task queued, an event sent), wait until the
+    transaction is on disk: a transaction of our own that takes an id commits synchronously, flushing the WAL up
+    to its commit record, which comes after the writer's (docs/audit-chain.md, "Concurrency and cost")."""
+    connection = connections[using]
+    if any(getattr(func, _FLUSH_MARK, False) for _, func, _ in connection.run_on_commit):
+        return
+
+    def wait_for_flush() -> None:
+        with connections[using].cursor() as cursor:
+            cursor.execute("SELECT pg_current_xact_id()")
+
+    setattr(wait_for_flush, _FLUSH_MARK, True)
+    # first in line (Django runs them in order), with the savepoints open now, as ``on_commit`` records them
+    connection.run_on_commit.insert(0, (set(connection.savepoint_ids), wait_for_flush, False))
 
 
 def _reserve(count: int, using: str) -> tuple[int, str] | None:
     """Lock the head and move it ``count`` places on; the sequence and hash it stood at, or None without a head."""
     connection = connections[using]
     table = connection.ops.quote_name(AuditChainHead._meta.db_table)
+    reserve = f"UPDATE {table} SET sequence = sequence + %s WHERE id = 1 RETURNING sequence, hash"
+    postgresql = connection.vendor == "postgresql"
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {table} SET sequence = sequence + %s WHERE id = 1 RETURNING sequence, hash", [count])
+        cursor.execute((_ASYNC_COMMIT if postgresql else "") + reserve, [count])
         row = cursor.fetchone()
-    return None if row is None else (row[0] - count, row[1])
+    if row is None:
+        return None
+    if postgresql:
+        _release_before_flush(using)
+    return row[0] - count, row[1]
 
 
 def _append_many(entries: list[AuditLog], prefixes: list[bytes], using: str) -> bool:
@@ -200,8 +221,9 @@ def _append_many(entries: list[AuditLog], prefixes: list[bytes], using: str) -> 
 
 
 def chain_append(entries: Iterable[AuditLog]) -> list[AuditLog]:
-    """Give unsaved entries their place in the chain and insert them, under the head's lock, inside the caller's
-    transaction (or one of their own when called outside one)."""
+    """Insert unsaved entries in the chain inside the caller's transaction (or one of their own when called
+    outside one). A single entry on PostgreSQL is linked when the transaction commits (its instance keeps no id,
+    sequence or hash); several, or any on SQLite, are linked here under the head's lock."""
     entries = list(entries)
     if not entries:
         return entries
@@ -211,12 +233,11 @@ def chain_append(entries: Iterable[AuditLog]) -> list[AuditLog]:
     # no savepoint: a failure here dooms the caller's transaction, which is what keeps the head and the entries
     # together (a caller that caught the error and committed would otherwise leave the head past its entries)
     with transaction.atomic(using=using, savepoint=False):
+        if one_statement:
+            _append_one_postgresql(entries[0], prefixes[0], using)
+            return entries
         for _ in range(2):
-            if one_statement:
-                appended = _append_one_postgresql(entries[0], prefixes[0], using)
-            else:
-                appended = _append_many(entries, prefixes, using)
-            if appended:
+            if _append_many(entries, prefixes, using):
                 return entries
             _ensure_head(using)
     raise RuntimeError("the audit chain's head row could not be made")

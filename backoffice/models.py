@@ -140,6 +140,10 @@ class AuditLog(models.Model):
     ``sequence`` (1, 2, 3, ... with no gaps), the ``digest`` (SHA-256 of its content's canonical form) and
     ``hash`` = SHA-256(previous hash + digest). A redacted entry (a purge blanked personal data) keeps its
     digest, so the chain still verifies, and says when it was redacted.
+
+    On PostgreSQL an entry is inserted unlinked (no sequence, its canonical form up to the sequence in
+    ``pending_prefix``) and a trigger links it when its transaction commits; a committed entry without a
+    sequence was written around the chain, and ``verify_audit`` says so.
     """
 
     id = models.BigAutoField(primary_key=True)
@@ -152,10 +156,14 @@ class AuditLog(models.Model):
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     # set by ``audit_entry`` before the digest is taken (auto_now_add would overwrite it on insert)
     created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
-    sequence = models.BigIntegerField(unique=True, editable=False, help_text="The entry's place in the chain.")
+    sequence = models.BigIntegerField(
+        unique=True, null=True, editable=False, help_text="The entry's place in the chain (given at commit)."
+    )
     digest = models.CharField(max_length=64, editable=False, help_text="SHA-256 of the entry's content.")
     hash = models.CharField(max_length=64, editable=False, help_text="SHA-256 of the previous hash and the digest.")
     redacted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # PostgreSQL: the bytes the commit-time link hashes (``canonical_prefix``), cleared once the entry is linked
+    pending_prefix = models.BinaryField(null=True, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -193,7 +193,7 @@ def audit_verify(
         seq = min(unrecorded)
         broken = Broken(seq, Reason.REDACTION_UNRECORDED, f"entry {seq} was blanked without a recorded redaction")
     if broken is None and end is None:
-        broken = _check_head(last, expected)
+        broken = _check_head(last, expected) or _check_unlinked(expected)
     if broken is None and checkpoint and (last is None or last.sequence < checkpoint.sequence) and end is None:
         broken = Broken(
             checkpoint.sequence, Reason.CHECKPOINT_MISMATCH, "the chain ends before the signed head's entry"
@@ -214,6 +214,15 @@ def _check_head(last: _Row | None, expected: int) -> Broken | None:
     if last is not None and hash_ != last.hash:
         return Broken(last.sequence, Reason.LINK_BROKEN, "the last entry's hash is not the chain's head")
     return None
+
+
+def _check_unlinked(expected: int) -> Broken | None:
+    """A committed entry without a sequence was written around the chain: on PostgreSQL the commit links every
+    entry (migration 0013's trigger), so only a writer that turned the trigger off leaves one."""
+    outside = AuditLog.objects.filter(sequence__isnull=True).order_by("id").values_list("id", "action").first()
+    if outside is None:
+        return None
+    return Broken(expected, Reason.INSERTED, f"an entry ({outside[1]}, id {outside[0]}) stands outside the chain")
 
 
 def _result(count, last, previous_hash, broken) -> Verification:

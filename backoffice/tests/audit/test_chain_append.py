@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_entries_take_consecutive_sequences_and_each_hash_links_to_the_previous():
-    entries = write_entries(3, actor=StaffFactory())
+    write_entries(3, actor=StaffFactory())
     stored = list(AuditLog.objects.order_by("sequence"))
     assert [e.sequence for e in stored] == [1, 2, 3]
     previous = GENESIS
@@ -23,7 +23,7 @@ def test_entries_take_consecutive_sequences_and_each_hash_links_to_the_previous(
         assert entry.hash == link(previous, entry.digest)
         previous = entry.hash
     head = AuditChainHead.objects.get()
-    assert (head.sequence, head.hash) == (3, entries[-1].hash)
+    assert (head.sequence, head.hash) == (3, stored[-1].hash)
 
 
 def test_a_batch_is_chained_in_its_order_in_one_insert(django_assert_max_num_queries):
@@ -94,8 +94,8 @@ def test_the_canonical_form_is_the_documented_json_dumps_of_the_whole_content():
 
 
 def test_an_audited_write_on_postgresql_costs_one_statement(django_assert_num_queries):
-    # advancing the head and inserting the entry is one round trip; the head stays locked until commit, so
-    # every statement more is time all other writers wait
+    # the entry is inserted unlinked in one round trip (its transaction's commit setting in the same one); the
+    # commit links it (test_links_at_commit.py; here the test's transaction makes the trigger run at the insert)
     from django.db import connection, transaction
 
     if connection.vendor != "postgresql":
@@ -104,3 +104,15 @@ def test_an_audited_write_on_postgresql_costs_one_statement(django_assert_num_qu
     with transaction.atomic(), django_assert_num_queries(1):
         audit_record(actor=None, action="test.one", object_type="thing", changes={"n": 1})
     assert audit_verify().intact
+
+
+def test_an_append_refuses_a_chain_whose_head_row_is_gone():
+    # the head row lost while entries stand is damage, not a fresh database: the write fails rather than start a
+    # second chain at 1 (on PostgreSQL the commit's trigger says so, on SQLite the append)
+    from django.db import DatabaseError, transaction
+
+    write_entries(2)
+    AuditChainHead.objects.all().delete()
+    with pytest.raises((DatabaseError, RuntimeError), match="head is missing while entries exist"):
+        with transaction.atomic():
+            audit_record(actor=None, action="test.after", object_type="thing", changes={})

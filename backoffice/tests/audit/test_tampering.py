@@ -83,6 +83,23 @@ def test_an_entry_added_past_the_head_is_found(chain):
     assert broken() == (7, Reason.INSERTED)
 
 
+def test_an_entry_written_around_the_chain_is_found(chain):
+    # a committed entry without a sequence: on PostgreSQL only a writer that turned the commit's trigger off (as a
+    # replica's apply does) can leave one, and it is named even though every linked entry verifies
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = replica")
+    AuditLog.objects.bulk_create([AuditLog(action="test.around", object_type="thing", object_id="x", changes={})])
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = origin")
+    result = audit_verify()
+    assert (result.intact, result.first_broken.sequence, result.first_broken.reason) == (False, 7, Reason.INSERTED)
+    assert "test.around" in result.first_broken.detail
+
+
 def test_reordered_entries_are_found(chain):
     first, second = AuditLog.objects.get(sequence=3), AuditLog.objects.get(sequence=4)
     AuditLog.objects.filter(pk=first.pk).update(sequence=1000)
