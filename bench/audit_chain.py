@@ -5,15 +5,18 @@
     BENCH_DATABASE_URL=postgres://... .venv/bin/python bench/audit_chain.py
 
 Rows of the table:
-  chained   an audited write as the product makes it: a row updated and its audit entry appended under the
-            chain head's lock (``audit_record``), in one transaction;
+  chained   an audited write as the product makes it: a row updated and its audit entry appended
+            (``audit_record``; on PostgreSQL linked under the chain head's lock inside the COMMIT), in one
+            transaction, then the wait for its flush;
   plain     the same write with the entry inserted without the chain: one INSERT, its sequence from a
             PostgreSQL SEQUENCE inside that statement, no head lock, no hashing: the baseline, in the same run;
-each with 1 writer and with 8 concurrent writers (threads, a connection each). Then ``verify_audit``'s walk over
-1,000,000 entries, in a fresh process: the resident memory once Django is loaded, the process's peak (VmHWM,
-which a new program image starts afresh, unlike ``ru_maxrss``, which keeps the peak of the benchmark process it
-was forked from), the difference, which is what the walk itself adds, and in a second fresh process the walk
-under tracemalloc (the peak of what Python allocated during it).
+each with 1 writer and with 8 concurrent writers (a connection each) in three shapes: 8 threads of one process,
+the server's shape on two CPUs (2 processes of 4 threads, scripts/serve), 8 processes. Threads of one process
+share its interpreter lock, so there every round trip more waits for the others' Python as well.
+Then ``verify_audit``'s walk over 1,000,000 entries, in a fresh process: the resident memory once Django is
+loaded, the process's peak (VmHWM, which a new program image starts afresh, unlike ``ru_maxrss``, which keeps the
+peak of the benchmark process it was forked from), the difference, which is what the walk itself adds, and in a
+second fresh process the walk under tracemalloc (the peak of what Python allocated during it).
 Targets: the chain adds under 1 ms p95 to a write; 1M entries verify in under 60 s in under 200 MB.
 """
 
@@ -73,17 +76,47 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def _writes(chained: bool, writers: int, per_writer: int) -> list[float]:
-    """Latency (ms) of each audited write: an UPDATE of the writer's own staff row, then its audit entry."""
+def _writes(chained: bool, writers: int, per_writer: int, processes: int = 1) -> list[float]:
+    """Latency (ms) of each audited write: an UPDATE of the writer's own staff row, then its audit entry.
+    ``writers`` threads in all, spread over ``processes`` forked processes (the server's shape: gunicorn's
+    workers are processes of threads, and threads of one process share its interpreter lock)."""
+    import multiprocessing
+
+    from django.db import connections
+
+    if processes == 1:
+        return _writes_in_process(chained, range(writers), per_writer, None)
+    connections.close_all()  # a forked child must not share the parent's connection
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(writers)
+    results = context.Queue()
+    per_process = writers // processes
+    children = [
+        context.Process(
+            target=lambda indexes: results.put(_writes_in_process(chained, indexes, per_writer, barrier)),
+            args=(range(p * per_process, (p + 1) * per_process),),
+        )
+        for p in range(processes)
+    ]
+    for child in children:
+        child.start()
+    latencies = [ms for _ in children for ms in results.get()]
+    for child in children:
+        child.join()
+    return latencies
+
+
+def _writes_in_process(chained: bool, indexes: range, per_writer: int, barrier) -> list[float]:
     from django.db import connections, transaction
     from django.db.models.expressions import RawSQL
 
     from backoffice.audit import audit_entry, audit_record
     from backoffice.models import AuditLog, Staff
 
-    staff = list(Staff.objects.order_by("email")[:writers])
-    latencies: list[list[float]] = [[] for _ in range(writers)]
-    barrier = threading.Barrier(writers)
+    staff = list(Staff.objects.order_by("email")[: indexes.stop])
+    latencies: list[list[float]] = [[] for _ in indexes]
+    barrier = barrier or threading.Barrier(len(indexes))
+    connections.close_all()
 
     def plain_append(entry):
         # one INSERT, as a log without the chain would write it: the sequence comes inside the statement
@@ -91,7 +124,7 @@ def _writes(chained: bool, writers: int, per_writer: int) -> list[float]:
         entry.digest = entry.hash = ""
         AuditLog.objects.bulk_create([entry])
 
-    def work(index: int):
+    def work(slot: int, index: int):
         me = staff[index]
         barrier.wait()
         try:
@@ -106,11 +139,11 @@ def _writes(chained: bool, writers: int, per_writer: int) -> list[float]:
                     else:
                         # the plain path neither hashes nor locks the head: that is the difference measured
                         plain_append(audit_entry(**fields))
-                latencies[index].append((time.perf_counter() - started) * 1000)
+                latencies[slot].append((time.perf_counter() - started) * 1000)
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(writers)]
+    threads = [threading.Thread(target=work, args=(slot, index)) for slot, index in enumerate(indexes)]
     for t in threads:
         t.start()
     for t in threads:
@@ -265,26 +298,34 @@ def main() -> None:
     _prepare_writers(8)
     print(f"machine load before: {os.getloadavg()[0]:.2f}")
     rows = {}
-    for writers in (1, 8):
+    # (writers, processes): one writer; eight threads of one process; the server's shape on two CPUs (two
+    # processes of four threads, scripts/serve); eight processes
+    shapes = ((1, 1), (8, 1), (8, 2), (8, 8))
+    for writers, processes in shapes:
         for chained in (False, True):
             p50s, p95s = [], []
             for _ in range(args.repeat):
-                lat = _writes(chained, writers, args.writes if writers == 1 else args.writes // 4)
+                per_writer = args.writes if writers == 1 else args.writes // 4
+                lat = _writes(chained, writers, per_writer, processes)
                 p50s.append(_pct(lat, 0.5))
                 p95s.append(_pct(lat, 0.95))
-            rows[(writers, chained)] = (statistics.median(p50s), statistics.median(p95s))
+            rows[(writers, processes, chained)] = (statistics.median(p50s), statistics.median(p95s))
             name = "chained" if chained else "plain"
-            p50, p95 = rows[(writers, chained)]
-            print(f"{name:8s} writers={writers}  p50 {p50:6.2f} ms  p95 {p95:6.2f} ms")
+            p50, p95 = rows[(writers, processes, chained)]
+            print(f"{name:8s} writers={writers} processes={processes}  p50 {p50:6.2f} ms  p95 {p95:6.2f} ms")
     _clear_plain()
-    for writers in (1, 8):
-        added = rows[(writers, True)][1] - rows[(writers, False)][1]
-        ratio = rows[(writers, True)][1] / rows[(writers, False)][1]
-        print(f"chain adds p95 {added:+.2f} ms with {writers} writer(s) (x{ratio:.2f} the plain write)")
-    added_1, added_8 = (rows[(w, True)][1] - rows[(w, False)][1] for w in (1, 8))
+    added = {}
+    for writers, processes in shapes:
+        chained, plain = rows[(writers, processes, True)][1], rows[(writers, processes, False)][1]
+        added[(writers, processes)] = chained - plain
+        print(
+            f"chain adds p95 {chained - plain:+.2f} ms with {writers} writer(s) in {processes} process(es)"
+            f" (x{chained / plain:.2f} the plain write)"
+        )
+    figures = " ".join(f"added_p95_{w}w_{p}p_ms={v:.2f}" for (w, p), v in added.items())
     if args.writes_only:
         print(f"machine load after: {os.getloadavg()[0]:.2f}")
-        print(f"audit added_p95_1_ms={added_1:.2f} added_p95_8_ms={added_8:.2f}")
+        print(f"audit {figures}")
         return
     _load_million(args.entries)
     walk = _verify_in_child(url)
@@ -298,7 +339,7 @@ def main() -> None:
     )
     print(f"machine load after: {os.getloadavg()[0]:.2f}")
     print(
-        f"audit added_p95_1_ms={added_1:.2f} added_p95_8_ms={added_8:.2f} verify_1m_s={walk['seconds']:.1f} "
+        f"audit {figures} verify_1m_s={walk['seconds']:.1f} "
         f"verify_1m_peak_mb={walk['peak_mb']:.0f} verify_1m_own_mb={walk['peak_mb'] - walk['base_mb']:.0f} "
         f"verify_1m_traced_mb={traced['traced_peak_mb']:.1f}"
     )
