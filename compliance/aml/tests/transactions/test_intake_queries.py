@@ -6,8 +6,9 @@ AML_RULES_REFRESH_SECONDS, not per call), is:
 
   the service key; BEGIN; the wallet's lock; whether the externalId has an answer (its row or its refusal, one
   statement); the window rules' hourly activity; the customer's open sanctions matches; the balance; the hourly
-  activity row; the ledger row; the audit entry with its place in the chain (one statement: the head's UPDATE
-  feeding the INSERT); COMMIT.
+  activity row; the ledger row; the audit entry, inserted unlinked (one statement with the transaction's commit
+  setting); COMMIT, which links the entry in the chain; then, every lock released, the wait for the commit's
+  flush before the answer (docs/audit-chain.md, "Concurrency and cost").
 
 A change that adds one must change the number here, and say why.
 """
@@ -25,7 +26,7 @@ from kyc.tests.factories import PlatformUserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]
 
-ONE_INTAKE = 11
+ONE_INTAKE = 12
 
 
 @pytest.fixture
