@@ -185,7 +185,8 @@ class AlertAdmin(CaseWorkAdminMixin, ModelAdmin):
         "rule",
     )
     list_select_related = ("rule", "user", "assigned_to")
-    search_fields = ("user__first_name", "user__last_name", "user__phone_number", "rule__rule_id")
+    # what the list shows: the customer, and the finding as "rule id + rule name"
+    search_fields = ("user__first_name", "user__last_name", "user__phone_number", "rule__rule_id", "rule__name")
     show_full_result_count = False
     paginator = EstimatedCountPaginator
     # the history is shown once, as sentences, by the triage template (alert_triage.html): no raw inline table

@@ -195,3 +195,18 @@ def test_an_mlro_makes_a_rule_hold_or_block_in_the_admin(db, rule):
     assert AMLRule.objects.get(pk=rule.pk).hit_action == "HOLD"
     listing = client.get("/admin/compliance/amlrule/").content.decode()
     assert "Hold for review" in listing
+
+
+def test_the_queue_is_searched_by_what_it_shows_the_rule_s_name_among_it(db, make_alert):
+    from compliance.aml.tests.factories import AlertFactory, AMLRuleFactory
+
+    found = make_alert()  # rule T-THR "Big one"
+    other = AlertFactory(rule=AMLRuleFactory(rule_id="T-OTHER", name="Rapid movement"), details={"why": "test"})
+    client, _ = _login(StaffRole.COMPLIANCE_OFFICER)
+    for query in ("big one", "T-THR"):
+        page = client.get("/admin/compliance/alert/", {"q": query}).content.decode()
+        assert f"/admin/compliance/alert/{found.pk}/change/" in page, query
+        assert f"/admin/compliance/alert/{other.pk}/change/" not in page, query
+    page = client.get("/admin/compliance/alert/", {"q": "rapid"}).content.decode()
+    assert f"/admin/compliance/alert/{other.pk}/change/" in page
+    assert f"/admin/compliance/alert/{found.pk}/change/" not in page
