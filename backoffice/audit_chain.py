@@ -13,7 +13,8 @@ and never give two entries one sequence. The head is held until the writer's tra
 while it is held is kept to the least. The canonical form is serialised before (``sequence`` is its last key, so
 only the number and the closing brace are missing). On PostgreSQL the entry is inserted unlinked and a deferred
 trigger links it inside the COMMIT (migration 0013): the head is locked for the commit alone, and the commit
-does not wait for the disk while it holds it (``_release_before_flush`` waits afterwards, before anyone is told).
+does not wait for the disk while it holds it (``_wait_for_flush_after_commit`` waits afterwards, before anyone
+is told).
 A batch, and SQLite, link at the append. Services record their audit events last, after the row locks they need
 (a writer that locked the head and then waited for a row held by another writer waiting for the head would
 deadlock).
@@ -139,14 +140,10 @@ def _prepare(entry: AuditLog) -> bytes:
     return _prefix_of(entry)
 
 
-# The columns the head gives an entry; the one-statement append takes every other column from the entry.
-_CHAINED = ("sequence", "digest", "hash")
-
-
 def _append_one_postgresql(entry: AuditLog, prefix: bytes, using: str) -> None:
     """Insert the entry unlinked, with the bytes its link will hash; the trigger of migration 0013 links it inside
     the COMMIT (sequence, digest, hash and a fresh id), so until then the instance has none of them. One round
-    trip, which also lets the commit return before its WAL is on disk (``_release_before_flush``)."""
+    trip, which also lets the commit return before its WAL is on disk (``_wait_for_flush_after_commit``)."""
     connection = connections[using]
     quote = connection.ops.quote_name
     entry.sequence, entry.digest, entry.hash, entry.pending_prefix = None, "", "", prefix
@@ -156,20 +153,21 @@ def _append_one_postgresql(entry: AuditLog, prefix: bytes, using: str) -> None:
     sql = f"INSERT INTO {quote(AuditLog._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(values))})"
     with connection.cursor() as cursor:
         cursor.execute(_ASYNC_COMMIT + sql, values)
-    _release_before_flush(using)
+    _wait_for_flush_after_commit(using)
     # the id is the row's only until the commit gives it its place: nobody may look the entry up by it
     entry.id, entry.pending_prefix = None, None
     entry._state.adding, entry._state.db = False, using
 
 
 # The writer's COMMIT returns once its record is in the WAL, before the WAL is flushed, so the head's lock (released
-# at the end of the COMMIT) is not held over a disk flush; ``_release_before_flush`` then waits for the flush before
-# anyone is told the write happened. SET LOCAL: the transaction's own setting, undone with a rolled-back savepoint.
+# at the end of the COMMIT) is not held over a disk flush; ``_wait_for_flush_after_commit`` then waits for the
+# flush before anyone is told the write happened. SET LOCAL: the transaction's own setting, undone with a
+# rolled-back savepoint.
 _ASYNC_COMMIT = "SET LOCAL synchronous_commit TO off; "
 _FLUSH_MARK = "_audit_chain_waits_for_flush"
 
 
-def _release_before_flush(using: str) -> None:
+def _wait_for_flush_after_commit(using: str) -> None:
     """After the commit, and before any other ``on_commit`` work (a task queued, an event sent), wait until the
     transaction is on disk: a transaction of our own that takes an id commits synchronously, flushing the WAL up
     to its commit record, which comes after the writer's (docs/audit-chain.md, "Concurrency and cost")."""
@@ -198,7 +196,7 @@ def _reserve(count: int, using: str) -> tuple[int, str] | None:
     if row is None:
         return None
     if postgresql:
-        _release_before_flush(using)
+        _wait_for_flush_after_commit(using)
     return row[0] - count, row[1]
 
 
