@@ -76,11 +76,9 @@ def _audit_chain_links_at_append(request):
         yield
         return
     request.getfixturevalue("db")
-    from django.db import connection
+    from backoffice.audit_chain import link_pending_now
 
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET CONSTRAINTS backoffice_audit_chain_at_commit IMMEDIATE")
+    link_pending_now()
     yield
 
 

@@ -37,6 +37,8 @@ from django.utils import timezone
 from backoffice.models import AuditChainHead, AuditLog
 
 GENESIS = "0" * 64
+# PostgreSQL's deferred trigger that links each entry inside its transaction's COMMIT (migration 0013)
+LINK_TRIGGER = "backoffice_audit_chain_at_commit"
 REDACT_ACTION = "audit.redact"
 
 
@@ -241,6 +243,16 @@ def chain_append(entries: Iterable[AuditLog]) -> list[AuditLog]:
     raise RuntimeError("the audit chain's head row could not be made")
 
 
+def link_pending_now() -> None:
+    """Link this transaction's entries now, and the ones it writes from here on at their insert, instead of at its
+    COMMIT (PostgreSQL; SQLite links at the append anyway). For the rare writer that must name an entry by its
+    sequence before committing: a redaction of entries written earlier in its own transaction."""
+    connection = connections[router.db_for_write(AuditLog)]
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET CONSTRAINTS {LINK_TRIGGER} IMMEDIATE")
+
+
 def audit_redact(*, entries: Iterable[AuditLog], keep: Iterable[str] = ()) -> list[int]:
     """Blank the personal data in these entries' changes, keeping their digests (the chain still verifies) and
     the keys named in ``keep``; returns the sequences redacted. The caller records an ``audit.redact`` entry
@@ -252,6 +264,9 @@ def audit_redact(*, entries: Iterable[AuditLog], keep: Iterable[str] = ()) -> li
     for entry in entries:
         if entry.redacted_at is not None:
             continue
+        if entry.sequence is None:
+            # the redaction must name it, and it has no place before its commit: link_pending_now() first
+            raise RuntimeError("an audit entry not linked yet cannot be redacted: call link_pending_now() first")
         kept = {key: value for key, value in (entry.changes or {}).items() if key in keep}
         # an UPDATE of the content, never a save(): the model refuses to change a stored entry on purpose
         AuditLog.objects.filter(pk=entry.pk).update(changes={**kept, "redacted": True}, redacted_at=now)

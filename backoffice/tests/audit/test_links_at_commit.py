@@ -131,3 +131,21 @@ def test_a_batch_and_single_entries_in_one_transaction_make_one_chain():
     assert AuditLog.objects.count() == 5
     result = audit_verify()
     assert (result.intact, result.entries) == (True, 5)
+
+
+def test_a_redaction_names_entries_its_own_transaction_wrote():
+    # a purge that redacts what was recorded about the record earlier in its own transaction: those entries have no
+    # place until the commit, so the redaction links them first, names them, and the chain verifies after it
+    from backoffice.services.audit_redact import audit_redact_about
+
+    with transaction.atomic():
+        _record("before")
+    with transaction.atomic():
+        audit_record(actor=None, action="test.about", object_type="thing", object_id="x", changes={"name": "Ada"})
+        sequences = audit_redact_about(actor=None, object_type="thing", object_id="x")
+    about = AuditLog.objects.get(action="test.about")
+    assert sequences == [about.sequence] == [2]
+    assert about.changes == {"redacted": True} and about.redacted_at is not None
+    redaction = AuditLog.objects.get(action="audit.redact")
+    assert (redaction.sequence, redaction.changes["sequences"]) == (3, [2])
+    assert audit_verify().intact
